@@ -1,0 +1,156 @@
+"""`fruit-rage` command line. Each subcommand's work lives in its own module, imported only
+when that subcommand runs, so the per-move path loads nothing it does not use."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+DESCRIPTION = """\
+Fruit Rage agent. With no subcommand it plays one move: it reads ./input.txt and writes
+./output.txt (the move and the board after it), as in the competition."""
+
+
+def _add_move(sub) -> None:
+    p = sub.add_parser("move", help="play one move: input.txt -> output.txt (the default)",
+                       description="Read a position, search it within the time it allows, "
+                                   "write the chosen move and the next board.")
+    add_move_arguments(p)
+
+
+def add_move_arguments(p) -> None:
+    p.add_argument("--input", default="input.txt", help="position file (default: ./input.txt)")
+    p.add_argument("--output", default="output.txt", help="answer file (default: ./output.txt)")
+    p.add_argument("--calibration", default=None,
+                   help="calibration file (default: calibration.txt next to the input)")
+    p.add_argument("--verbose", action="store_true",
+                   help="print each search iteration to stderr: depth, nodes, value, PV, CPU")
+    p.set_defaults(handler="agent.move_command")
+
+
+def _add_perft(sub) -> None:
+    p = sub.add_parser("perft", help="count the move tree of a position to a depth",
+                       description="Print the number of leaves at each depth 1..DEPTH and the "
+                                   "speed, for the position in FILE (input.txt format).")
+    p.add_argument("file", metavar="FILE", help="a position in input.txt format")
+    p.add_argument("depth", metavar="DEPTH", type=_non_negative_int, help="deepest depth to count")
+    p.add_argument("--reference", action="store_true",
+                   help="count with the pure-Python reference rules instead of the core (slow)")
+    p.set_defaults(handler="agent.perft_command")
+
+
+def _add_calibrate(sub) -> None:
+    p = sub.add_parser("calibrate", help="measure this machine's search speed once",
+                       description="Measure the search speed of this machine and write it to "
+                                   "calibration.txt (run once per machine, before games).")
+    p.add_argument("--output", default="calibration.txt", help="where to write (default: ./calibration.txt)")
+    p.add_argument("--seconds", type=float, default=3.0, help="how long to measure (default: 3)")
+    p.set_defaults(handler="agent.calibration")
+
+
+def _add_match(sub) -> None:
+    p = sub.add_parser("match", help="play games between two agents and report statistics",
+                       description="Referee games between agents A and B. An agent is a built-in "
+                                   "name (ours, greedy, random, minimax3) or a shell command that "
+                                   "reads input.txt and writes output.txt in its current folder.")
+    p.add_argument("agent_a", metavar="A")
+    p.add_argument("agent_b", metavar="B")
+    p.add_argument("--games", type=_positive_int, default=10, help="number of games (default: 10)")
+    p.add_argument("--size", type=_board_size, default=10, help="board side n (default: 10)")
+    p.add_argument("--types", type=_fruit_types, default=4, help="fruit types p (default: 4)")
+    p.add_argument("--time", type=_positive_float, default=300.0,
+                   help="CPU seconds per player per game (default: 300)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the boards (default: random)")
+    p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel (default: 1)")
+    p.add_argument("--out", default=None, help="write one JSON line per game to this file")
+    p.set_defaults(handler="agent.arena.match_command")
+
+
+def _add_replay(sub) -> None:
+    p = sub.add_parser("replay", help="step through a recorded game",
+                       description="Show a game recorded by `match --out`, move by move.")
+    p.add_argument("results", metavar="RESULTS", help="a results .jsonl file written by match --out")
+    p.add_argument("--game", type=_positive_int, default=1, help="which game, counting from 1 (default: 1)")
+    p.add_argument("--delay", type=float, default=None,
+                   help="seconds between moves; default: wait for Enter")
+    p.set_defaults(handler="agent.arena.replay_command")
+
+
+def _add_play(sub) -> None:
+    p = sub.add_parser("play", help="play against the agent in the terminal",
+                       description="You against the agent: type a cell such as G8 to move.")
+    p.add_argument("--first", choices=("you", "agent", "random"), default="you",
+                   help="who moves first (default: you)")
+    p.add_argument("--size", type=_board_size, default=8, help="board side n (default: 8)")
+    p.add_argument("--types", type=_fruit_types, default=3, help="fruit types p (default: 3)")
+    p.add_argument("--time", type=_positive_float, default=60.0,
+                   help="seconds per player (default: 60)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the board (default: random)")
+    p.set_defaults(handler="agent.arena.play_command")
+
+
+def _non_negative_int(text: str) -> int:
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    value = _int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
+def _board_size(text: str) -> int:
+    value = _int(text)
+    if not 1 <= value <= 26:
+        raise argparse.ArgumentTypeError(f"board side must be 1..26, got {value}")
+    return value
+
+
+def _fruit_types(text: str) -> int:
+    value = _int(text)
+    if not 1 <= value <= 9:
+        raise argparse.ArgumentTypeError(f"fruit types must be 1..9, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="fruit-rage", description=DESCRIPTION)
+    add_move_arguments(parser)
+    sub = parser.add_subparsers(title="subcommands", metavar="COMMAND")
+    for add in (_add_move, _add_perft, _add_calibrate, _add_match, _add_replay, _add_play):
+        add(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return importlib.import_module(args.handler).run(args)
+    except KeyboardInterrupt:
+        print("fruit-rage: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""input.txt / output.txt: parse strictly where harm could come, liberally where none can.
+
+Liberal: CRLF line ends, trailing spaces, a missing final newline, blank lines after the
+board, fruit digits >= p. Everything else raises InputError with the line it is about.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+from agent.rules import DIGITS, EMPTY, MAX_SIZE, is_empty, is_settled
+
+
+class InputError(ValueError):
+    """A malformed input file; the message names the line and the problem."""
+
+
+@dataclass(frozen=True)
+class GameInput:
+    n: int
+    types: int
+    time_left: float
+    grid: tuple  # n row strings, top row first
+
+
+def _line_error(line_no: int, problem: str) -> InputError:
+    return InputError(f"line {line_no}: {problem}")
+
+
+def parse_input(text: str) -> GameInput:
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    while lines and lines[-1] == "":
+        lines.pop()
+    if len(lines) < 3:
+        raise InputError(f"expected n, p and the remaining time on lines 1-3, found {len(lines)} line(s)")
+
+    n = _parse_int(lines[0], 1, "board size n")
+    if not 1 <= n <= MAX_SIZE:
+        raise _line_error(1, f"board size n must be 1..{MAX_SIZE}, got {n}")
+    types = _parse_int(lines[1], 2, "number of fruit types p")
+    if types < 1:
+        raise _line_error(2, f"number of fruit types p must be at least 1, got {types}")
+    time_left = _parse_time(lines[2])
+
+    rows = lines[3:]
+    if len(rows) < n:
+        raise InputError(f"expected {n} board rows on lines 4-{n + 3}, found {len(rows)}")
+    if len(rows) > n:
+        raise _line_error(n + 4, f"unexpected text after the {n} board rows: {rows[n]!r}")
+    for index, row in enumerate(rows):
+        line_no = index + 4
+        if len(row) != n:
+            raise _line_error(line_no, f"board row has {len(row)} characters, expected {n}: {row!r}")
+        for col, ch in enumerate(row):
+            if ch != EMPTY and ch not in DIGITS:
+                raise _line_error(line_no, f"column {col + 1}: {ch!r} is neither a digit nor '{EMPTY}'")
+    grid = tuple(rows)
+    if is_empty(grid):
+        raise InputError("the board is empty: there is no move to make")
+    if not is_settled(grid):
+        row, col = _first_floating(grid)
+        raise _line_error(row + 4, f"column {col + 1}: fruit floats above an empty cell (gravity not applied)")
+    return GameInput(n, types, time_left, grid)
+
+
+def _parse_int(text: str, line_no: int, what: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise _line_error(line_no, f"{what} must be an integer, got {text!r}") from None
+
+
+def _parse_time(text: str) -> float:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise _line_error(3, f"remaining time must be a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise _line_error(3, f"remaining time must be a positive number of seconds, got {text.strip()!r}")
+    return value
+
+
+def _first_floating(grid) -> tuple:
+    n = len(grid)
+    for row in range(n - 1):
+        for col in range(n):
+            if grid[row][col] != EMPTY and grid[row + 1][col] == EMPTY:
+                return row, col
+    raise AssertionError("grid is settled")
+
+
+def read_input(path: str) -> GameInput:
+    try:
+        with open(path, encoding="ascii", errors="replace", newline="") as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        raise InputError(f"no input file at {path}") from None
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror}") from None
+    return parse_input(text)
+
+
+def format_input(grid, types: int, time_left: float) -> str:
+    return f"{len(grid)}\n{types}\n{time_left:.6g}\n" + "".join(row + "\n" for row in grid)
+
+
+def format_output(move: str, grid) -> str:
+    return move + "\n" + "".join(row + "\n" for row in grid)
+
+
+def parse_output(text: str, n: int) -> tuple:
+    """(move name, grid) from output.txt text; ValueError when garbled."""
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    while lines and lines[-1] == "":
+        lines.pop()
+    if len(lines) != n + 1:
+        raise ValueError(f"expected a move and {n} rows, got {len(lines)} line(s)")
+    return lines[0].strip(), tuple(lines[1:])
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write via a temporary file and rename, so a killed process leaves no half file."""
+    temp_path = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(temp_path, "x", encoding="ascii", newline="\n") as handle:
+            handle.write(text)
+        os.replace(temp_path, path)
+    except BaseException:
+        try:
+            os.unlink(temp_path)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,125 @@
+"""Fruit Rage rules in plain Python: the slow, obviously-correct oracle.
+
+A grid is a tuple of row strings, top row first; a cell is (row, col), 0-based from the
+top-left corner. `EMPTY` marks a hole; any digit is a fruit. Nothing here is fast: the
+Cython core (agent._core) does the same work at speed and the tests hold it to this module.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+EMPTY = "*"
+DIGITS = "0123456789"
+MAX_SIZE = 26
+COLUMN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+Grid = tuple  # tuple[str, ...]: n rows of n characters
+Cell = tuple  # tuple[int, int]: (row, col)
+Group = frozenset  # frozenset[Cell]
+
+
+def move_name(cell: Cell) -> str:
+    """'B1' for (0, 1): column letter, then the 1-based row counted from the top."""
+    row, col = cell
+    return f"{COLUMN_LETTERS[col]}{row + 1}"
+
+
+def parse_move_name(name: str) -> Cell:
+    """The inverse of move_name; raises ValueError on anything else."""
+    name = name.strip().upper()
+    if len(name) < 2 or name[0] not in COLUMN_LETTERS or not name[1:].isdigit():
+        raise ValueError(f"not a cell name: {name!r} (expected a column letter and a row number, like G8)")
+    return int(name[1:]) - 1, COLUMN_LETTERS.index(name[0])
+
+
+def cells(grid: Grid) -> Iterator[Cell]:
+    n = len(grid)
+    for row in range(n):
+        for col in range(n):
+            yield row, col
+
+
+def neighbours(grid: Grid, cell: Cell) -> Iterator[Cell]:
+    n = len(grid)
+    row, col = cell
+    for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+        if 0 <= r < n and 0 <= c < n:
+            yield r, c
+
+
+def group_at(grid: Grid, cell: Cell) -> Group:
+    """Every fruit of the same type 4-connected to `cell` (which must hold a fruit)."""
+    fruit = grid[cell[0]][cell[1]]
+    if fruit == EMPTY:
+        raise ValueError(f"{move_name(cell)} is empty")
+    seen = {cell}
+    frontier = [cell]
+    while frontier:
+        for nb in neighbours(grid, frontier.pop()):
+            if nb not in seen and grid[nb[0]][nb[1]] == fruit:
+                seen.add(nb)
+                frontier.append(nb)
+    return frozenset(seen)
+
+
+def groups(grid: Grid) -> list:
+    """All groups, each once, ordered by their first cell in reading order."""
+    found = []
+    covered = set()
+    for cell in cells(grid):
+        if cell not in covered and grid[cell[0]][cell[1]] != EMPTY:
+            group = group_at(grid, cell)
+            covered |= group
+            found.append(group)
+    return found
+
+
+def remove_and_fall(grid: Grid, group: Group) -> Grid:
+    """The grid with `group` taken out and every column's fruit fallen to the bottom."""
+    n = len(grid)
+    columns = []
+    for col in range(n):
+        kept = [grid[row][col] for row in range(n) if grid[row][col] != EMPTY and (row, col) not in group]
+        columns.append([EMPTY] * (n - len(kept)) + kept)
+    return tuple("".join(columns[col][row] for col in range(n)) for row in range(n))
+
+
+def play(grid: Grid, cell: Cell) -> tuple:
+    """(next grid, points) for the move at `cell`."""
+    group = group_at(grid, cell)
+    return remove_and_fall(grid, group), len(group) ** 2
+
+
+def is_empty(grid: Grid) -> bool:
+    return all(ch == EMPTY for row in grid for ch in row)
+
+
+def is_settled(grid: Grid) -> bool:
+    """True when no fruit floats above a hole (gravity already applied)."""
+    n = len(grid)
+    return all(not (grid[row][col] != EMPTY and grid[row + 1][col] == EMPTY)
+               for row in range(n - 1) for col in range(n))
+
+
+def fruit_count(grid: Grid) -> int:
+    return sum(ch != EMPTY for row in grid for ch in row)
+
+
+def perft(grid: Grid, depth: int) -> int:
+    """Leaf count of the move tree to `depth`; an emptied box is a leaf at any depth."""
+    if depth == 0 or is_empty(grid):
+        return 1
+    return sum(perft(remove_and_fall(grid, group), depth - 1) for group in groups(grid))
+
+
+def top_left(group: Group) -> Cell:
+    """The cell that names a group: its topmost, then leftmost, cell."""
+    return min(group)
+
+
+def negamax_value(grid: Grid, depth: int) -> int:
+    """Plain minimax (negamax form) of the score difference, mover minus opponent, looking
+    `depth` moves ahead (points of the moves played only). The oracle for the search."""
+    if depth == 0 or is_empty(grid):
+        return 0
+    return max(len(g) ** 2 - negamax_value(remove_and_fall(grid, g), depth - 1) for g in groups(grid))

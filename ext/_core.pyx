@@ -1,0 +1,643 @@
+# The Fruit Rage hot core: bitboard positions, group enumeration, moves with gravity,
+# Zobrist hashing and perft. Everything per node is C data in nogil functions; the Python
+# classes at the bottom only convert at the edges. agent/rules.py is the oracle for it.
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_PROCESS_CPUTIME_ID, clock_gettime, timespec
+
+from core_types cimport MASK_POOL, MAX_GROUPS, MAX_N, MAX_TYPES, Group, MoveList, Position, TTEntry
+
+cdef extern from *:
+    int popcount "__builtin_popcount"(unsigned int x) nogil
+    int ctz "__builtin_ctz"(unsigned int x) nogil
+    int clz "__builtin_clz"(unsigned int x) nogil
+
+# ---------------------------------------------------------------- Zobrist keys
+
+cdef uint64_t ZOBRIST[MAX_TYPES][MAX_N][32]
+
+
+cdef uint64_t splitmix64(uint64_t *state) noexcept nogil:
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef void init_zobrist() noexcept nogil:
+    cdef uint64_t state = 20171029  # fixed: hashes are reproducible across runs
+    cdef int t, c, r
+    for t in range(MAX_TYPES):
+        for c in range(MAX_N):
+            for r in range(32):
+                ZOBRIST[t][c][r] = splitmix64(&state)
+
+
+init_zobrist()
+
+
+cdef inline uint64_t hash_bits(int t, int c, uint32_t bits) noexcept nogil:
+    cdef uint64_t h = 0
+    while bits:
+        h ^= ZOBRIST[t][c][ctz(bits)]
+        bits &= bits - 1
+    return h
+
+
+cdef uint64_t hash_from_scratch(const Position *pos) noexcept nogil:
+    cdef uint64_t h = 0
+    cdef int t, c
+    for t in range(pos.types):
+        for c in range(pos.n):
+            h ^= hash_bits(t, c, pos.plane[t][c])
+    return h
+
+# ---------------------------------------------------------------- groups
+
+
+cdef inline uint32_t fill_column(uint32_t seeds, uint32_t fruit) noexcept nogil:
+    """The runs of `fruit` that contain a seed bit."""
+    cdef uint32_t grown
+    while True:
+        grown = (seeds | (seeds << 1) | (seeds >> 1)) & fruit
+        if grown == seeds:
+            return seeds
+        seeds = grown
+
+
+cdef inline void flood(const uint32_t *fruit, int n, int col, uint32_t seed,
+                       uint32_t *group, int *lo, int *hi) noexcept nogil:
+    """Grow `seed` (in column `col`) over one type's plane; `group` must be zero on entry.
+    A column is re-queued whenever a neighbour adds bits to it, so each pop closes it."""
+    cdef int stack[MAX_N * 32]
+    cdef int top = 1, c
+    cdef uint32_t x, added
+    group[col] = seed
+    stack[0] = col
+    lo[0] = col
+    hi[0] = col
+    while top:
+        top -= 1
+        c = stack[top]
+        x = fill_column(group[c], fruit[c])
+        group[c] = x
+        if c > 0:
+            added = x & fruit[c - 1] & ~group[c - 1]
+            if added:
+                group[c - 1] |= added
+                stack[top] = c - 1
+                top += 1
+                if c - 1 < lo[0]:
+                    lo[0] = c - 1
+        if c + 1 < n:
+            added = x & fruit[c + 1] & ~group[c + 1]
+            if added:
+                group[c + 1] |= added
+                stack[top] = c + 1
+                top += 1
+                if c + 1 > hi[0]:
+                    hi[0] = c + 1
+
+
+cdef inline void add_group(MoveList *moves, int t, int lo, int hi, const uint32_t *masks,
+                           int size) noexcept nogil:
+    cdef Group *g = &moves.groups[moves.count]
+    g.fruit_type = t
+    g.lo = lo
+    g.hi = hi
+    g.size = size
+    g.key = lo * 32 + ctz(masks[0])
+    g.first_mask = moves.mask_count
+    memcpy(&moves.masks[moves.mask_count], masks, (hi - lo + 1) * sizeof(uint32_t))
+    moves.mask_count += hi - lo + 1
+    moves.count += 1
+
+
+cdef void enumerate_groups(const Position *pos, MoveList *moves) noexcept nogil:
+    """Every group once. Groups of one fruit (most of them when p is large) are found in
+    bulk with bit operations; only the rest pay for a flood fill."""
+    cdef uint32_t visited[MAX_N]
+    cdef uint32_t group[MAX_N]
+    cdef const uint32_t *fruit
+    cdef uint32_t x, singles, neighbours, bit
+    cdef int t, c, cc, lo, hi, size, n = pos.n
+    memset(visited, 0, sizeof(visited))
+    memset(group, 0, sizeof(group))
+    moves.count = 0
+    moves.mask_count = 0
+    for t in range(pos.types):
+        fruit = pos.plane[t]
+        for c in range(n):
+            x = fruit[c] & ~visited[c]
+            if not x:
+                continue
+            neighbours = (fruit[c] << 1) | (fruit[c] >> 1)
+            if c > 0:
+                neighbours |= fruit[c - 1]
+            if c + 1 < n:
+                neighbours |= fruit[c + 1]
+            singles = x & ~neighbours
+            x &= ~singles
+            while singles:
+                bit = singles & (~singles + 1)
+                add_group(moves, t, c, c, &bit, 1)
+                singles ^= bit
+            while x:
+                flood(fruit, n, c, x & (~x + 1), group, &lo, &hi)
+                size = 0
+                for cc in range(lo, hi + 1):
+                    size += popcount(group[cc])
+                    visited[cc] |= group[cc]
+                add_group(moves, t, lo, hi, &group[lo], size)
+                for cc in range(lo, hi + 1):
+                    group[cc] = 0
+                x &= ~visited[c]
+
+# ---------------------------------------------------------------- moves
+
+
+cdef inline uint32_t squeeze_out(uint32_t bits, uint32_t removed) noexcept nogil:
+    """`bits` with the rows in `removed` deleted and everything above them shifted down."""
+    cdef int k
+    cdef uint32_t below
+    while removed:
+        k = 31 - clz(removed)           # highest first, so lower positions stay valid
+        below = (1u << k) - 1
+        bits = (bits & below) | ((bits >> 1) & ~below)
+        removed &= below
+    return bits
+
+
+cdef int32_t play_group(Position *child, const Position *pos, const Group *group,
+                        const uint32_t *masks) noexcept nogil:
+    """Copy `pos` into `child` with `group` removed and gravity applied; returns the points."""
+    cdef int t, c, low
+    cdef uint32_t removed, before, after
+    cdef uint64_t h
+    memcpy(child, pos, sizeof(Position))
+    h = child.hash
+    for c in range(group.lo, group.hi + 1):
+        removed = masks[c - group.lo]
+        if not removed:
+            continue
+        low = ctz(removed)             # rows below the lowest hole do not move
+        for t in range(pos.types):
+            before = pos.plane[t][c] >> low
+            if not before:
+                continue
+            after = squeeze_out(before, removed >> low)
+            child.plane[t][c] = (pos.plane[t][c] & ((1u << low) - 1)) | (after << low)
+            h ^= hash_bits(t, c, before << low) ^ hash_bits(t, c, after << low)
+    child.hash = h
+    child.fruit = pos.fruit - group.size
+    return <int32_t>group.size * group.size
+
+# ---------------------------------------------------------------- perft
+
+
+cdef int64_t perft_with(const Position *pos, int depth, MoveList *stack) noexcept nogil:
+    cdef Position child
+    cdef int64_t leaves = 0
+    cdef int i
+    if depth == 0 or pos.fruit == 0:
+        return 1
+    enumerate_groups(pos, stack)
+    if depth == 1:
+        return stack.count
+    for i in range(stack.count):
+        play_group(&child, pos, &stack.groups[i], &stack.masks[stack.groups[i].first_mask])
+        leaves += perft_with(&child, depth - 1, stack + 1)
+    return leaves
+
+
+cdef int64_t perft(const Position *pos, int depth) noexcept nogil:
+    """Leaves of the move tree to `depth`; an emptied board is a leaf at any depth."""
+    cdef MoveList *stack = <MoveList *> malloc((depth + 1) * sizeof(MoveList))
+    cdef int64_t leaves
+    if stack == NULL:
+        return -1
+    leaves = perft_with(pos, depth, stack)
+    free(stack)
+    return leaves
+
+# ---------------------------------------------------------------- search
+#
+# Negamax over the score difference: a node's value is the mover's points minus the
+# opponent's from here to the horizon. Alpha-beta with principal-variation search, a
+# transposition table, move ordering (TT move, then group size, then history) and an
+# evaluation at the horizon. Iterative deepening, aspiration windows and the clock policy
+# are the Python driver's (agent/search.py); this part only searches one depth and stops
+# at the hard CPU deadline it is given.
+
+cdef enum:
+    INFINITE = 1000000          # above any reachable margin (26 * 26) ** 2
+    SOLVED_DEPTH = 127
+    NO_MOVE = 0xFFFF
+    BOUND_EXACT = 0
+    BOUND_LOWER = 1
+    BOUND_UPPER = 2
+    CLOCK_POLL_NODES = 1024
+
+# Search options, visible from Python as agent._core.ORDER_TT etc.
+cpdef enum:
+    ORDER_TT = 1
+    ORDER_SIZE = 2
+    ORDER_HISTORY = 4
+    ORDER_ALL = 7
+    EVAL_NONE = 0
+    EVAL_GREEDY_PAIR = 1
+
+
+ctypedef struct SearchState:
+    TTEntry *tt
+    uint64_t tt_mask
+    MoveList *moves             # one list per ply
+    int32_t (*scores)[MAX_GROUPS]
+    int plies                   # lists allocated
+    int32_t history[MAX_N * 32]
+    int64_t nodes
+    int64_t horizon_hits        # evaluations at the horizon (the value is then not exact)
+    int64_t tt_probes
+    int64_t tt_hits
+    double deadline             # process CPU seconds
+    bint stop
+    bint alpha_beta
+    int ordering
+    int eval_kind
+    uint8_t age
+    uint16_t root_move          # best move of the root search so far
+    int32_t root_value
+    int root_moves_done
+
+
+cdef inline double cpu_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef int32_t evaluate(SearchState *s, const Position *pos, int ply) noexcept nogil:
+    """The horizon's guess at what is still to come: the mover takes the largest group,
+    the opponent the next largest. It works like two extra plies of greedy play and damps
+    the odd/even swing of a bare score difference."""
+    cdef MoveList *moves = &s.moves[ply]
+    cdef int i, first = 0, second = 0, size
+    if s.eval_kind == EVAL_NONE:
+        return 0
+    enumerate_groups(pos, moves)
+    for i in range(moves.count):
+        size = moves.groups[i].size
+        if size > first:
+            second = first
+            first = size
+        elif size > second:
+            second = size
+    return first * first - second * second
+
+
+cdef void score_moves(SearchState *s, MoveList *moves, int32_t *scores, uint16_t tt_move) noexcept nogil:
+    cdef int i
+    cdef Group *g
+    for i in range(moves.count):
+        g = &moves.groups[i]
+        scores[i] = 0
+        if s.ordering & ORDER_SIZE:
+            scores[i] = <int32_t>g.size * g.size * 1024
+        if s.ordering & ORDER_HISTORY:
+            scores[i] += s.history[g.key] if s.history[g.key] < 1023 else 1023
+        if s.ordering & ORDER_TT and g.key == tt_move:
+            scores[i] = INFINITE * 1024
+
+
+cdef inline void pick_next(MoveList *moves, int32_t *scores, int i) noexcept nogil:
+    """Selection sort one step: bring the best-scored remaining move to index i. Lazy, so
+    a cutoff after a few moves does not pay for sorting all of them."""
+    cdef int j, best = i
+    cdef Group tmp
+    cdef int32_t tmp_score
+    for j in range(i + 1, moves.count):
+        if scores[j] > scores[best]:
+            best = j
+    if best != i:
+        tmp = moves.groups[i]
+        moves.groups[i] = moves.groups[best]
+        moves.groups[best] = tmp
+        tmp_score = scores[i]
+        scores[i] = scores[best]
+        scores[best] = tmp_score
+
+
+cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alpha, int32_t beta,
+                     int ply) noexcept nogil:
+    cdef TTEntry *entry = NULL
+    cdef MoveList *moves
+    cdef int32_t *scores
+    cdef Position child
+    cdef Group *g
+    cdef int i, bound
+    cdef int32_t best = -INFINITE, value, points, alpha_in = alpha
+    cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
+    cdef int64_t horizon_before = s.horizon_hits
+    if pos.fruit == 0:
+        return 0
+    s.nodes += 1
+    if s.nodes % CLOCK_POLL_NODES == 0 and cpu_seconds() >= s.deadline:
+        s.stop = True
+    if s.stop:
+        return 0
+    if s.tt != NULL:
+        entry = &s.tt[pos.hash & s.tt_mask]
+        s.tt_probes += 1
+        if entry.key == pos.hash:
+            s.tt_hits += 1
+            tt_move = entry.move
+            if entry.depth >= depth and ply > 0:
+                bound = entry.bound_age & 3
+                if (bound == BOUND_EXACT or (bound == BOUND_LOWER and entry.value >= beta)
+                        or (bound == BOUND_UPPER and entry.value <= alpha)):
+                    if entry.depth != SOLVED_DEPTH:
+                        s.horizon_hits += 1
+                    return entry.value
+    if depth == 0:
+        s.horizon_hits += 1
+        return evaluate(s, pos, ply)
+
+    moves = &s.moves[ply]
+    scores = s.scores[ply]
+    enumerate_groups(pos, moves)
+    if ply == 0:
+        tt_move = s.root_move if s.root_move != NO_MOVE else tt_move
+    score_moves(s, moves, scores, tt_move)
+    for i in range(moves.count):
+        pick_next(moves, scores, i)
+        g = &moves.groups[i]
+        points = play_group(&child, pos, g, &moves.masks[g.first_mask])
+        if not s.alpha_beta:
+            value = points - negamax(s, &child, depth - 1, -INFINITE, INFINITE, ply + 1)
+        elif i == 0:
+            value = points - negamax(s, &child, depth - 1, points - beta, points - alpha, ply + 1)
+        else:
+            value = points - negamax(s, &child, depth - 1, points - alpha - 1, points - alpha, ply + 1)
+            if alpha < value < beta:
+                value = points - negamax(s, &child, depth - 1, points - beta, points - alpha, ply + 1)
+        if s.stop:
+            return 0
+        if value > best:
+            best = value
+            best_move = g.key
+            if ply == 0:
+                s.root_move = best_move
+                s.root_value = best
+            if value > alpha:
+                alpha = value
+                if s.alpha_beta and alpha >= beta:
+                    s.history[g.key] += depth * depth
+                    break
+        if ply == 0:
+            s.root_moves_done += 1
+
+    if entry != NULL:
+        bound = BOUND_UPPER if best <= alpha_in else (BOUND_LOWER if best >= beta else BOUND_EXACT)
+        if s.horizon_hits == horizon_before:
+            depth = SOLVED_DEPTH
+        if entry.key != pos.hash or (entry.bound_age >> 2) != s.age or depth >= entry.depth:
+            entry.key = pos.hash
+            entry.value = best
+            entry.move = best_move
+            entry.depth = depth
+            entry.bound_age = bound | (s.age << 2)
+    return best
+
+
+# ---------------------------------------------------------------- Python edge
+
+cdef tuple group_cells(const Position *pos, const Group *group, const uint32_t *masks):
+    cdef int c, n = pos.n
+    cdef uint32_t bits
+    cells = []
+    for c in range(group.lo, group.hi + 1):
+        bits = masks[c - group.lo]
+        while bits:
+            cells.append((n - 1 - ctz(bits), c))
+            bits &= bits - 1
+    return tuple(cells)
+
+
+cdef class Board:
+    """A position of the core, built from and shown as rules-style rows (top row first)."""
+    cdef Position pos
+
+    def __init__(self, rows):
+        rows = tuple(rows)
+        cdef int n = len(rows), row, col, t
+        if not 1 <= n <= MAX_N or any(len(r) != n for r in rows):
+            raise ValueError(f"need 1..{MAX_N} rows of equal length n")
+        memset(&self.pos, 0, sizeof(Position))
+        self.pos.n = n
+        for row in range(n):
+            for col in range(n):
+                ch = rows[row][col]
+                if ch == "*":
+                    continue
+                if ch not in "0123456789":
+                    raise ValueError(f"bad cell {ch!r}")
+                t = ord(ch) - 48
+                self.pos.plane[t][col] |= 1u << (n - 1 - row)
+                self.pos.types = max(self.pos.types, t + 1)
+                self.pos.fruit += 1
+        self.pos.hash = hash_from_scratch(&self.pos)
+
+    @property
+    def n(self):
+        return self.pos.n
+
+    @property
+    def fruit(self):
+        return self.pos.fruit
+
+    @property
+    def hash(self):
+        return self.pos.hash
+
+    def hash_from_scratch(self):
+        return hash_from_scratch(&self.pos)
+
+    def rows(self):
+        cdef int n = self.pos.n, row, col, t
+        grid = [["*"] * n for _ in range(n)]
+        for t in range(self.pos.types):
+            for col in range(n):
+                for row in range(n):
+                    if self.pos.plane[t][col] >> (n - 1 - row) & 1:
+                        grid[row][col] = chr(48 + t)
+        return tuple("".join(r) for r in grid)
+
+    def groups(self):
+        """Every group as a tuple of (row, col) cells, in the core's enumeration order."""
+        cdef MoveList *moves = <MoveList *> malloc(sizeof(MoveList))
+        cdef int i
+        try:
+            enumerate_groups(&self.pos, moves)
+            return [group_cells(&self.pos, &moves.groups[i], &moves.masks[moves.groups[i].first_mask])
+                    for i in range(moves.count)]
+        finally:
+            free(moves)
+
+    def play(self, cell):
+        """(next Board, points) for the move at (row, col); ValueError on an empty cell."""
+        cdef int row = cell[0], col = cell[1], i, n = self.pos.n
+        cdef uint32_t bit
+        cdef Group *g
+        cdef Board child
+        cdef MoveList *moves
+        if not (0 <= row < n and 0 <= col < n):
+            raise ValueError(f"cell {cell} is off the board")
+        bit = 1u << (n - 1 - row)
+        moves = <MoveList *> malloc(sizeof(MoveList))
+        try:
+            enumerate_groups(&self.pos, moves)
+            for i in range(moves.count):
+                g = &moves.groups[i]
+                if g.lo <= col <= g.hi and moves.masks[g.first_mask + col - g.lo] & bit:
+                    child = Board.__new__(Board)
+                    points = play_group(&child.pos, &self.pos, g, &moves.masks[g.first_mask])
+                    return child, points
+        finally:
+            free(moves)
+        raise ValueError(f"cell {cell} is empty")
+
+    def perft(self, int depth):
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
+        cdef int64_t leaves
+        with nogil:
+            leaves = perft(&self.pos, depth)
+        if leaves < 0:
+            raise MemoryError("perft stack")
+        return leaves
+
+    def bench_play_enumerate(self, long count):
+        """Plays `count` root moves in turn, enumerating the groups of each resulting
+        position; returns how many positions were enumerated (the benchmark's unit)."""
+        cdef MoveList *moves = <MoveList *> malloc(2 * sizeof(MoveList))
+        cdef Position child
+        cdef long i, done = 0
+        cdef Group *g
+        if moves == NULL:
+            raise MemoryError()
+        with nogil:
+            enumerate_groups(&self.pos, moves)
+            if moves.count:
+                for i in range(count):
+                    g = &moves.groups[i % moves.count]
+                    play_group(&child, &self.pos, g, &moves.masks[g.first_mask])
+                    enumerate_groups(&child, moves + 1)
+                    done += 1
+        free(moves)
+        return done
+
+
+cdef class Searcher:
+    """One search of one position: a transposition table and the per-ply move lists that
+    survive across the iterations of iterative deepening.
+
+    tt_bits: log2 of the table's entries (16 bytes each; 0 turns the table off).
+    ordering: ORDER_* flags. eval_kind: EVAL_NONE or EVAL_GREEDY_PAIR.
+    alpha_beta: False gives plain minimax (no pruning, no table), the oracle and baseline.
+    """
+    cdef SearchState s
+    cdef Board board
+
+    def __cinit__(self, Board board, int tt_bits=20, int ordering=ORDER_ALL,
+                  int eval_kind=EVAL_GREEDY_PAIR, bint alpha_beta=True):
+        if not 0 <= tt_bits <= 28:
+            raise ValueError("tt_bits must be 0..28")
+        memset(&self.s, 0, sizeof(SearchState))
+        self.board = board
+        self.s.alpha_beta = alpha_beta
+        self.s.ordering = ordering
+        self.s.eval_kind = eval_kind
+        self.s.root_move = NO_MOVE
+        if tt_bits and alpha_beta:
+            self.s.tt = <TTEntry *> calloc(1 << tt_bits, sizeof(TTEntry))
+            if self.s.tt == NULL:
+                raise MemoryError("transposition table")
+            self.s.tt_mask = (1 << tt_bits) - 1
+
+    def __dealloc__(self):
+        free(self.s.tt)
+        free(self.s.moves)
+        free(self.s.scores)
+
+    cdef void reserve_plies(self, int plies) except *:
+        if plies <= self.s.plies:
+            return
+        moves = <MoveList *> realloc(self.s.moves, plies * sizeof(MoveList))
+        if moves == NULL:
+            raise MemoryError("move lists")
+        self.s.moves = moves
+        scores = <int32_t (*)[MAX_GROUPS]> realloc(self.s.scores, plies * sizeof(int32_t[MAX_GROUPS]))
+        if scores == NULL:
+            raise MemoryError("move scores")
+        self.s.scores = scores
+        self.s.plies = plies
+
+    def search(self, int depth, int alpha=-INFINITE, int beta=INFINITE, double deadline=1e300):
+        """Search the root to `depth` within (alpha, beta), stopping when the process CPU
+        clock passes `deadline`. Returns a dict: value, move (a (row, col) cell naming the
+        best group, None before any root move completed), completed, exact (no horizon was
+        reached: the value is the true final margin), nodes, tt_hits, tt_probes."""
+        if depth < 1:
+            raise ValueError("depth must be >= 1")
+        depth = min(depth, self.board.pos.fruit)
+        self.reserve_plies(depth + 1)
+        self.s.stop = False
+        self.s.deadline = deadline
+        self.s.nodes = 0
+        self.s.horizon_hits = 0
+        self.s.tt_hits = 0
+        self.s.tt_probes = 0
+        self.s.root_moves_done = 0
+        cdef int32_t value
+        with nogil:
+            value = negamax(&self.s, &self.board.pos, depth, alpha, beta, 0)
+        completed = not self.s.stop
+        return {
+            "value": value if completed else self.s.root_value,
+            "move": self.move_cell(self.s.root_move),
+            "completed": completed,
+            "moves_done": self.s.root_moves_done,
+            "exact": completed and self.s.horizon_hits == 0 and alpha < value < beta,
+            "nodes": self.s.nodes,
+            "tt_hits": self.s.tt_hits,
+            "tt_probes": self.s.tt_probes,
+        }
+
+    def next_generation(self):
+        """Age the table so entries of earlier searches give way (for reuse across moves)."""
+        self.s.age = (self.s.age + 1) & 63
+
+    def move_cell(self, key):
+        """The (row, col) cell a group key names: the group's lowest cell in its leftmost column."""
+        if key is None or key == NO_MOVE:
+            return None
+        return self.board.pos.n - 1 - key % 32, key // 32
+
+    def principal_variation(self, int limit):
+        """Moves (as cells) read from the table along the best line, at most `limit`."""
+        cdef Board board = self.board
+        cdef TTEntry *entry
+        line = []
+        if self.s.tt == NULL:
+            return line
+        while len(line) < limit and board.pos.fruit:
+            entry = &self.s.tt[board.pos.hash & self.s.tt_mask]
+            if entry.key != board.pos.hash or entry.move == NO_MOVE:
+                break
+            cell = (board.pos.n - 1 - entry.move % 32, entry.move // 32)
+            line.append(cell)
+            board = board.play(cell)[0]
+        return line
+INFINITE_VALUE = INFINITE

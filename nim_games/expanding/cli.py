@@ -1,0 +1,192 @@
+"""The command lines of the original platform: `start-game` (server) and `exp-nim` (player)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from .client import Client
+from .players import Chooser, Tracker, computer_chooser, human_chooser
+from .protocol import ProtocolError
+from .rules import DEFAULT_MAX, DEFAULT_TIME, GameConfig
+from .server import DEFAULT_HOST, DEFAULT_JOIN_TIMEOUT, DEFAULT_PORT, open_listener, play_one_game
+
+
+def _positive_int(text: str) -> int:
+    value = _whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _non_negative_int(text: str) -> int:
+    value = _whole_number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"cannot be negative ({value})")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = _whole_number(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port number (0-65535)")
+    return value
+
+
+def _host_port(text: str) -> tuple[str, int]:
+    host, colon, port = text.rpartition(":")
+    if not colon or not host:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT, e.g. 127.0.0.1:9999")
+    value = _port(port)
+    if value == 0:
+        raise argparse.ArgumentTypeError("the server's port cannot be 0")
+    return host.strip("[]"), value
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None):
+    """Parsed arguments, or the exit status argparse chose (usage error 2, --help 0)."""
+    try:
+        return parser.parse_args(argv), None
+    except SystemExit as stop:
+        return None, stop.code
+
+
+def start_game_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="start-game",
+        description="Run one game of Expanding Nim between two networked players (exp-nim), "
+                    "write game-log.txt, and print the result.",
+    )
+    parser.add_argument("n", type=_positive_int, help="number of stones")
+    parser.add_argument("r", type=_non_negative_int, help="number of resets per player")
+    parser.add_argument("-m", "--max", type=_positive_int, default=DEFAULT_MAX,
+                        help=f"initial maximum take (default {DEFAULT_MAX})")
+    parser.add_argument("-a", "--address", default=DEFAULT_HOST,
+                        help=f"address to listen on (default {DEFAULT_HOST}, this machine only)")
+    parser.add_argument("-p", "--port", type=_port, default=DEFAULT_PORT,
+                        help=f"port to listen on (default {DEFAULT_PORT})")
+    parser.add_argument("-t", "--time", type=_positive_seconds, default=DEFAULT_TIME,
+                        help=f"each player's total thinking time in seconds (default {DEFAULT_TIME:g})")
+    parser.add_argument("--log", default="game-log.txt", help="game log file (default game-log.txt)")
+    parser.add_argument("--wait", type=_positive_seconds, default=DEFAULT_JOIN_TIMEOUT,
+                        help="seconds to wait for both players to join "
+                             f"(default {DEFAULT_JOIN_TIMEOUT:g})")
+    return parser
+
+
+def start_game_main(argv: list[str] | None = None) -> int:
+    """Exit status: 0 after a game, 1 if no game took place or the server could not start."""
+    args, status = _parse(start_game_parser(), argv)
+    if args is None:
+        return status
+    config = GameConfig(args.n, args.r, args.max, args.time)
+    try:
+        listener = open_listener(args.address, args.port)
+    except (OSError, OverflowError) as error:
+        print(f"start-game: error: cannot listen on {args.address}:{args.port}: {error}", file=sys.stderr)
+        return 1
+    host, port = listener.getsockname()[:2]
+    print(f"start-game: listening on {host}:{port}; waiting for two players", flush=True)
+    try:
+        result = play_one_game(listener, config, args.log, args.wait)
+    except OSError as error:
+        print(f"start-game: error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("start-game: interrupted", file=sys.stderr)
+        return 130
+    if result.winner is None:
+        print(f"start-game: no game: {result.reason}", file=sys.stderr)
+        return 1
+    print(f"{result.winner} wins: {result.reason}")
+    return 0
+
+
+def exp_nim_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="exp-nim",
+        description="Play Expanding Nim on a start-game server. Type each move as "
+                    "`STONES RESET`, e.g. `3 0`, or `2 1` to take 2 and use a reset; "
+                    "moves can also be piped in, one per line.",
+    )
+    parser.add_argument("server", type=_host_port, metavar="HOST:PORT", help="the game server")
+    parser.add_argument("-n", "--name", required=True, help="your player name")
+    parser.add_argument("-f", "--first", action="store_true", help="move first")
+    parser.add_argument("--auto", action="store_true",
+                        help="let the perfect computer player choose the moves")
+    return parser
+
+
+def _describe(state: dict, me: str, my_move: bool, out: TextIO) -> None:
+    if state.get("stones_removed"):
+        reset = " and used a reset" if state.get("reset_used") else ""
+        mover = "You" if my_move else "Your opponent"
+        out.write(f"{mover} took {state['stones_removed']}{reset}; "
+                  f"{state['stones_left']} stones left, next limit {state['current_max']}.\n")
+    if state.get("finished"):
+        verdict = "You win" if state.get("winner") == me else f"{state.get('winner')} wins"
+        out.write(f"Game over. {verdict}: {state.get('reason', '')}\n")
+
+
+def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
+    """Play one whole game through `client`; returns the final state."""
+    tracker = Tracker(client.order, client.init_stones, client.init_resets, client.init_max)
+    out.write(f"Game: {client.init_stones} stones, {client.init_resets} resets each, "
+              f"initial maximum {client.init_max}, {client.game_time:g} s each. "
+              f"You move {'first' if client.order == 0 else 'second'}.\n")
+    state: dict = {"finished": False}
+    my_turn = client.order == 0
+    for _ in range(2 * client.init_stones + 2):  # every move takes a stone; bounds a bad server
+        if my_turn:
+            move = choose(tracker)
+            state = client.make_move(move.stones, move.reset)
+        else:
+            state = client.receive_move()
+        tracker.update(state)
+        _describe(state, client.name, my_turn, out)
+        out.flush()
+        if state.get("finished"):
+            return state
+        my_turn = not my_turn
+    raise ProtocolError("the server did not end the game")
+
+
+def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None,
+                 stdout: TextIO | None = None) -> int:
+    """Exit status: 0 after a game (won or lost), 1 on connection trouble or end of input."""
+    args, status = _parse(exp_nim_parser(), argv)
+    if args is None:
+        return status
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    try:
+        with Client(args.name, args.first, args.server) as client:
+            choose = computer_chooser(client.init_max) if args.auto else human_chooser(stdin, stdout)
+            play_game(client, choose, stdout)
+    except EOFError:
+        print("\nexp-nim: end of input; leaving the game.", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nexp-nim: interrupted; leaving the game.", file=sys.stderr)
+        return 130
+    except (OSError, ProtocolError, KeyError, TypeError, ValueError) as error:
+        host, port = args.server
+        print(f"exp-nim: error: game with {host}:{port} failed: {error}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,87 @@
+"""The two kinds of exp-nim player, human and computer, and the game state they both follow."""
+from __future__ import annotations
+
+from typing import Callable, TextIO
+
+from .rules import Move, grown_limit
+from .solver import Position, Solver
+
+
+class Tracker:
+    """Follows the game through the server's states from one player's side.
+
+    The grown limit is rebuilt from the takes (stones_left differences), because while a
+    reset is pending the state's current_max shows only the temporary limit m.
+    """
+
+    def __init__(self, order: int, stones: int, resets: int, init_max: int):
+        self.order = order
+        self.init_max = init_max
+        self.stones = stones
+        self.largest_take = 0
+        self.reset_pending = False
+        self.resets = [resets, resets]
+
+    def update(self, state: dict) -> None:
+        stones_left = int(state["stones_left"])
+        self.largest_take = max(self.largest_take, self.stones - stones_left)
+        self.stones = stones_left
+        self.reset_pending = bool(state.get("reset_used", False))
+        for index in (0, 1):
+            self.resets[index] = int(state[f"player_{index}"]["resets_left"])
+
+    @property
+    def current_max(self) -> int:
+        return self.init_max if self.reset_pending else grown_limit(self.init_max, self.largest_take)
+
+    @property
+    def my_resets(self) -> int:
+        return self.resets[self.order]
+
+    def position(self) -> Position:
+        return Position(self.stones, grown_limit(self.init_max, self.largest_take),
+                        self.reset_pending, self.resets[self.order], self.resets[1 - self.order])
+
+
+Chooser = Callable[[Tracker], Move]
+
+
+def computer_chooser(init_max: int) -> Chooser:
+    solver = Solver(init_max)
+    return lambda tracker: solver.best_move(tracker.position())
+
+
+def parse_move_line(line: str, tracker: Tracker) -> Move:
+    """A typed move `STONES RESET` (RESET 0 or 1, may be left out); ValueError says what is wrong."""
+    words = line.split()
+    if not 1 <= len(words) <= 2:
+        raise ValueError("type the number of stones and 0 or 1 for a reset, e.g. `3 0`")
+    try:
+        stones = int(words[0])
+    except ValueError:
+        raise ValueError(f"{words[0]!r} is not a whole number of stones") from None
+    if len(words) == 2 and words[1] not in ("0", "1"):
+        raise ValueError("the reset must be 0 or 1")
+    reset = len(words) == 2 and words[1] == "1"
+    if not 1 <= stones <= tracker.current_max:
+        raise ValueError(f"take between 1 and {tracker.current_max} stones")
+    if reset and tracker.my_resets == 0:
+        raise ValueError("you have no resets left")
+    return Move(stones, reset)
+
+
+def human_chooser(stdin: TextIO, stdout: TextIO) -> Chooser:
+    """Reads moves until a valid one; raises EOFError at the end of input."""
+    def choose(tracker: Tracker) -> Move:
+        while True:
+            stdout.write(f"Your move (1-{tracker.current_max} stones, reset 0/1; "
+                         f"{tracker.my_resets} resets left): ")
+            stdout.flush()
+            line = stdin.readline()
+            if not line:
+                raise EOFError
+            try:
+                return parse_move_line(line, tracker)
+            except ValueError as error:
+                stdout.write(f"Invalid move: {error}\n")
+    return choose

@@ -1,0 +1,396 @@
+"""Red-Blue Nim: two piles of marbles, a human against a minimax computer player.
+
+Rule sets (see nim-games.md):
+- free (default): a move takes r >= 0 red and b >= 0 blue marbles, r + b >= 1. The game
+  ends when both piles are empty; standard: whoever took the last marble wins, misère:
+  whoever took it loses.
+- classic: a move takes 1 or 2 marbles from one pile. A player who starts a turn with a
+  pile empty loses (standard) or wins (misère) 2 points per red and 3 per blue left.
+
+Values, always for the player to move:
+- classic: the points won (+) or lost (-) at the end of the game.
+- free: a win is worth WIN minus the number of moves the whole game took, a loss the
+  negative of that, so the computer wins as fast and loses as slowly as it can. The
+  terminal value is computed for the player to move there, i.e. relative to who made the
+  last move (the original program scored every terminal the same way).
+- With a depth limit, cut-off positions get a guess of +-1, smaller than any real result.
+
+Exit codes: 0 after a game or at end of input, 2 for bad command-line arguments,
+130 on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Iterator, NamedTuple, Optional
+
+from nim_games.minimax import search
+
+RULES = ("free", "classic")
+VERSIONS = ("standard", "misere")
+FIRST_PLAYERS = ("computer", "human")
+MAX_PILE = 100
+WIN = 1000  # above the longest possible game (2 * MAX_PILE moves)
+POINTS_PER_RED, POINTS_PER_BLUE = 2, 3
+
+
+class NimState(NamedTuple):
+    red: int
+    blue: int
+    player: int  # 0 moves first
+    # Counted under the free rules only, where it sets what a win is worth; a classic
+    # position is worth the same however it was reached, and counting would only split
+    # transpositions in the search's table.
+    moves_made: int
+
+
+class Take(NamedTuple):
+    red: int
+    blue: int
+
+    def __str__(self) -> str:
+        parts = [f"{n} {colour}" for n, colour in ((self.red, "red"), (self.blue, "blue")) if n]
+        return " and ".join(parts)
+
+
+# The classic computer tries moves in this order; ties keep the earlier move.
+CLASSIC_MOVE_ORDER = {
+    "standard": (Take(2, 0), Take(0, 2), Take(1, 0), Take(0, 1)),
+    "misere": (Take(0, 1), Take(1, 0), Take(0, 2), Take(2, 0)),
+}
+
+
+class RedBlueNim:
+    """The game, following the `nim_games.minimax.Game` protocol."""
+
+    def __init__(self, rules: str = "free", version: str = "standard"):
+        if rules not in RULES or version not in VERSIONS:
+            raise ValueError(f"unknown rules {rules!r} or version {version!r}")
+        self.rules = rules
+        self.version = version
+
+    def initial_state(self, red: int, blue: int) -> NimState:
+        return NimState(red, blue, 0, 0)
+
+    def to_move(self, state: NimState) -> int:
+        return state.player
+
+    def is_terminal(self, state: NimState) -> bool:
+        if self.rules == "classic":
+            return state.red == 0 or state.blue == 0
+        return state.red == 0 and state.blue == 0
+
+    def legal_moves(self, state: NimState) -> Iterator[Take]:
+        if self.rules == "classic":
+            return (m for m in CLASSIC_MOVE_ORDER[self.version] if self.fits(state, m))
+        return self._free_moves(state)
+
+    @staticmethod
+    def _free_moves(state: NimState) -> Iterator[Take]:
+        # Biggest takes first: taking all (standard) or all but one (misère) wins, so
+        # alpha-beta finds the win at once. Lazy, as a search usually stops early.
+        for total in range(state.red + state.blue, 0, -1):
+            for red in range(min(total, state.red), max(0, total - state.blue) - 1, -1):
+                yield Take(red, total - red)
+
+    @staticmethod
+    def fits(state: NimState, move: Take) -> bool:
+        return move.red <= state.red and move.blue <= state.blue
+
+    def illegal_reason(self, state: NimState, move: Take) -> Optional[str]:
+        """Why `move` is not legal in `state`, or None if it is."""
+        if move.red < 0 or move.blue < 0:
+            return "you cannot take a negative number of marbles"
+        if move.red + move.blue == 0:
+            return "you must take at least one marble"
+        if not self.fits(state, move):
+            return f"there are only {state.red} red and {state.blue} blue marbles"
+        if self.rules == "classic" and move not in CLASSIC_MOVE_ORDER[self.version]:
+            return "classic rules: take 1 or 2 marbles from one pile only"
+        return None
+
+    def apply(self, state: NimState, move: Take) -> NimState:
+        moves_made = state.moves_made + (self.rules == "free")
+        return NimState(state.red - move.red, state.blue - move.blue, 1 - state.player, moves_made)
+
+    def mover_wins(self, state: NimState) -> bool:
+        """At a terminal state: whether the player to move there has won."""
+        # classic: the player facing an empty pile; free: the one after the last taker.
+        return self.version == "misere"
+
+    def winner(self, state: NimState) -> int:
+        return state.player if self.mover_wins(state) else 1 - state.player
+
+    def points(self, state: NimState) -> int:
+        """Classic: what the game is worth at a terminal state."""
+        return POINTS_PER_RED * state.red + POINTS_PER_BLUE * state.blue
+
+    def utility(self, state: NimState) -> int:
+        stake = self.points(state) if self.rules == "classic" else WIN - state.moves_made
+        return stake if self.mover_wins(state) else -stake
+
+    def evaluate(self, state: NimState) -> int:
+        """A guess for a cut-off state, for the player to move: +1 good, -1 bad."""
+        if self.rules == "classic":
+            # Taking 1 or 2 at a time, a difference of piles divisible by 3 can be kept so
+            # by the opponent, who then decides which pile runs out first.
+            return -1 if (state.red - state.blue) % 3 == 0 else 1
+        if self.version == "standard":
+            return 1  # the mover can take everything
+        return 1 if state.red + state.blue >= 2 else -1  # leave exactly one marble
+
+    def describe_value(self, value: float) -> str:
+        if abs(value) == 1:
+            return "looks winning" if value > 0 else "looks losing"
+        if self.rules == "classic":
+            return f"expects {value:+d} points"
+        return "sure win" if value > 0 else "sure loss"
+
+
+# ----------------------------------------------------------------------------------------
+# Parsing, shared by the command line and the interactive prompts: each raises ValueError
+# with a reason a player can act on.
+
+
+def parse_pile(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a whole number") from None
+    if not 1 <= count <= MAX_PILE:
+        raise ValueError(f"a pile must hold 1 to {MAX_PILE} marbles, not {count}")
+    return count
+
+
+def parse_depth(text: str) -> int:
+    try:
+        depth = int(text)
+    except ValueError:
+        raise ValueError(f"depth {text!r} is not a whole number") from None
+    if depth < 1:
+        raise ValueError(f"depth must be at least 1, not {depth}")
+    return depth
+
+
+def parse_choice(text: str, choices: tuple, what: str) -> str:
+    word = text.strip().lower().replace("è", "e")
+    if word not in choices:
+        raise ValueError(f"unknown {what} {text!r}: choose {' or '.join(choices)}")
+    return word
+
+
+def parse_take(text: str) -> Take:
+    words = text.split()
+    if len(words) != 2:
+        raise ValueError("type two numbers: red then blue, e.g. '1 0'")
+    try:
+        return Take(int(words[0]), int(words[1]))
+    except ValueError:
+        raise ValueError(f"{text.strip()!r} is not two whole numbers") from None
+
+
+# ----------------------------------------------------------------------------------------
+# Playing
+
+
+class Settings(NamedTuple):
+    rules: str
+    red: int
+    blue: int
+    version: str
+    first: str
+    depth: Optional[int]  # None = full depth, perfect play
+    demo: bool  # computer against computer
+
+
+def ask(prompt: str, parse, default: Optional[str] = None):
+    """Re-prompt until `parse` accepts the line; an empty line means `default`."""
+    while True:
+        line = input(prompt).strip()
+        if not line and default is not None:
+            line = default
+        try:
+            return parse(line)
+        except ValueError as reason:
+            print(f"  Not accepted: {reason}.")
+
+
+def ask_settings(rules: Optional[str], demo: bool) -> Settings:
+    if rules is None:
+        rules = ask(
+            "Rules, free or classic [free]: ", lambda t: parse_choice(t, RULES, "rules"), "free"
+        )
+    red = ask("Red marbles: ", parse_pile)
+    blue = ask("Blue marbles: ", parse_pile)
+    version = ask(
+        "Version, standard or misere [standard]: ",
+        lambda t: parse_choice(t, VERSIONS, "version"),
+        "standard",
+    )
+    first = ask(
+        "Who moves first, computer or human [computer]: ",
+        lambda t: parse_choice(t, FIRST_PLAYERS, "first player"),
+        "computer",
+    )
+    depth = ask("Search depth [full]: ", lambda t: None if t == "full" else parse_depth(t), "full")
+    return Settings(rules, red, blue, version, first, depth, demo)
+
+
+def ask_move(game: RedBlueNim, state: NimState) -> Take:
+    while True:
+        try:
+            move = parse_take(input("Your move (red blue): "))
+            reason = game.illegal_reason(state, move)
+        except ValueError as error:
+            reason = str(error)
+        if reason is None:
+            return move
+        print(f"  Not accepted: {reason}.")
+
+
+def human_player(settings: Settings) -> Optional[int]:
+    """The human's player number (0 moves first), or None in a demonstration."""
+    if settings.demo:
+        return None
+    return 1 if settings.first == "computer" else 0
+
+
+def player_names(human: Optional[int]) -> tuple:
+    if human is None:
+        return ("Computer A", "Computer B")
+    return ("You", "Computer") if human == 0 else ("Computer", "You")
+
+
+def play(settings: Settings) -> None:
+    game = RedBlueNim(settings.rules, settings.version)
+    evaluate = game.evaluate if settings.depth is not None else None
+    tt: dict = {}  # shared by the computer's searches during this game
+    human = human_player(settings)
+    names = player_names(human)
+    takes: tuple = ([], [])
+    state = game.initial_state(settings.red, settings.blue)
+    print(f"Red-Blue Nim, {settings.rules} rules, {settings.version}. First to move: {names[0]}.")
+    while not game.is_terminal(state):
+        name = names[state.player]
+        print(f"\nPiles: {state.red} red, {state.blue} blue. To move: {name}.")
+        if state.player == human:
+            move = ask_move(game, state)
+        else:
+            result = search(game, state, settings.depth, evaluate, tt)
+            move = result.move
+            print(f"{name} takes {move} ({game.describe_value(result.value)}).")
+        takes[state.player].append(move)
+        state = game.apply(state, move)
+    print(f"\nPiles: {state.red} red, {state.blue} blue. Game over.")
+    print_scoreboard(names, takes)
+    print(announcement(game, state, names))
+
+
+def print_scoreboard(names: tuple, takes: tuple) -> None:
+    print("Scoreboard:")
+    for name, moves in zip(names, takes):
+        red = sum(m.red for m in moves)
+        blue = sum(m.blue for m in moves)
+        listed = ", ".join(str(m) for m in moves) or "-"
+        count = f"{len(moves)} move" + ("" if len(moves) == 1 else "s")
+        print(f"  {name}: {count}, took {red} red and {blue} blue ({listed})")
+
+
+def announcement(game: RedBlueNim, state: NimState, names: tuple) -> str:
+    winner = names[game.winner(state)]
+    verb = "win" if winner == "You" else "wins"  # "You win", "Computer wins"
+    if game.rules == "classic":
+        return (
+            f"{winner} {verb} {game.points(state)} points "
+            f"({state.red} red x {POINTS_PER_RED} + {state.blue} blue x {POINTS_PER_BLUE})."
+        )
+    return f"{winner} {verb}."
+
+
+# ----------------------------------------------------------------------------------------
+# Command line
+
+
+def argument_type(parse):
+    """Adapt a parse function to argparse, which reports ArgumentTypeError messages."""
+
+    def convert(text: str):
+        try:
+            return parse(text)
+        except ValueError as reason:
+            raise argparse.ArgumentTypeError(str(reason)) from None
+
+    return convert
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="red-blue-nim",
+        description="Play Red-Blue Nim against a minimax computer player. "
+        "With no arguments, asks for each setting.",
+        epilog="Moves are typed as two numbers, red then blue: '2 0' takes two red. "
+        "Free rules: take any red and blue, at least one marble; classic: 1 or 2 from one "
+        "pile, 2 points per red and 3 per blue left decide the score. Exit codes: 0 after "
+        "a game or at end of input, 2 for bad arguments, 130 on Ctrl-C.",
+    )
+    parser.add_argument(
+        "num_red", nargs="?", type=argument_type(parse_pile), help="red marbles, 1-100"
+    )
+    parser.add_argument(
+        "num_blue", nargs="?", type=argument_type(parse_pile), help="blue marbles, 1-100"
+    )
+    parser.add_argument(
+        "version",
+        nargs="?",
+        default="standard",
+        type=argument_type(lambda t: parse_choice(t, VERSIONS, "version")),
+        help="standard (default) or misere",
+    )
+    parser.add_argument(
+        "first",
+        nargs="?",
+        default="computer",
+        type=argument_type(lambda t: parse_choice(t, FIRST_PLAYERS, "first player")),
+        help="who moves first: computer (default) or human",
+    )
+    parser.add_argument(
+        "depth",
+        nargs="?",
+        type=argument_type(parse_depth),
+        help="search depth in plies (default: full depth, perfect play)",
+    )
+    parser.add_argument("--rules", choices=RULES, help="rule set (default: free)")
+    parser.add_argument("--demo", action="store_true", help="let the computer play both sides")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)  # exits with 2 on bad arguments
+    if args.num_red is not None and args.num_blue is None:
+        parser.error("num_blue is required when num_red is given")
+    try:
+        if args.num_red is None:
+            settings = ask_settings(args.rules, args.demo)
+        else:
+            settings = Settings(
+                args.rules or "free",
+                args.num_red,
+                args.num_blue,
+                args.version,
+                args.first,
+                args.depth,
+                args.demo,
+            )
+        play(settings)
+    except EOFError:
+        print("\nEnd of input: game abandoned.")
+    except KeyboardInterrupt:
+        print("\nInterrupted: game abandoned.")
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,126 @@
+"""Shared test helpers for Expanding Nim: an in-process server on a free port and raw clients."""
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+from nim_games.expanding.protocol import MessageDecoder
+from nim_games.expanding.rules import GameConfig
+from nim_games.expanding.server import open_listener, play_one_game
+
+HOST = "127.0.0.1"
+SOCKET_TIMEOUT = 10.0
+SERVER_EXIT_TIMEOUT = 15.0
+
+
+class ServerRun:
+    """A game server running in a thread; `result` is set when it finishes."""
+
+    def __init__(self, config: GameConfig, log_path: Path, join_timeout: float):
+        self.listener = open_listener(HOST, 0)
+        self.port = self.listener.getsockname()[1]
+        self.address = (HOST, self.port)
+        self.log_path = log_path
+        self.result = None
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(
+            target=self._run, args=(config, join_timeout), daemon=True)
+        self._thread.start()
+
+    def _run(self, config: GameConfig, join_timeout: float) -> None:
+        try:
+            self.result = play_one_game(self.listener, config, self.log_path, join_timeout)
+        except BaseException as error:  # reported by wait()
+            self.error = error
+
+    def wait(self):
+        """Wait for the server to finish by itself; fail if it hangs or crashed."""
+        self._thread.join(SERVER_EXIT_TIMEOUT)
+        assert not self._thread.is_alive(), "the server did not exit"
+        assert self.error is None, f"the server crashed: {self.error!r}"
+        return self.result
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8")
+
+
+@contextmanager
+def running_server(tmp_path: Path, stones=10, resets=1, init_max=3, time_budget=5.0,
+                   join_timeout=5.0):
+    run = ServerRun(GameConfig(stones, resets, init_max, time_budget),
+                    tmp_path / "game-log.txt", join_timeout)
+    try:
+        yield run
+    finally:
+        run.wait()
+
+
+class RawPlayer:
+    """A hand-driven connection: send any bytes, read messages from the stream."""
+
+    def __init__(self, address, name=None, order=None):
+        self.sock = socket.create_connection(address, timeout=SOCKET_TIMEOUT)
+        self._decoder = MessageDecoder()
+        self._messages: list[dict] = []
+        if name is not None:
+            self.send({"name": name, "order": order})
+
+    def send(self, message) -> None:
+        data = message if isinstance(message, bytes) else json.dumps(message).encode()
+        self.sock.sendall(data)
+
+    def move(self, stones, reset=False) -> None:
+        self.send({"num_stones": stones, "reset": reset})
+
+    def receive(self) -> dict:
+        while not self._messages:
+            data = self.sock.recv(4096)
+            assert data, "the server closed the connection"
+            self._messages.extend(self._decoder.feed(data))
+        return self._messages.pop(0)
+
+    def receive_final(self) -> dict:
+        """Read states until the finished one, then check the server closes the connection."""
+        for _ in range(100):
+            state = self.receive()
+            if state.get("finished"):
+                assert self.sock.recv(4096) == b"", "the server kept the connection open"
+                return state
+        raise AssertionError("no final state")
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def wait_until_server_has_read(address) -> None:
+    """Return once the server has handled everything already sent to it.
+
+    The server handles connections' data in arrival order, so once it has answered a bad
+    hello sent now, it has also handled whatever other clients sent before.
+    """
+    probe = RawPlayer(address)
+    probe.send({"name": "", "order": 0})
+    assert "error" in probe.receive()
+    probe.close()
+
+
+class OriginalStylePlayer:
+    """Reads as the original clients did: one recv per message, json.loads on it."""
+
+    def __init__(self, address, name, order):
+        self.sock = socket.create_connection(address, timeout=SOCKET_TIMEOUT)
+        self.sock.sendall(json.dumps({"name": name, "order": order}).encode())  # no newline
+        self.init = self.receive()
+
+    def receive(self) -> dict:
+        return json.loads(self.sock.recv(1024))
+
+    def make_move(self, stones, reset) -> dict:
+        self.sock.sendall(json.dumps({"num_stones": stones, "reset": reset}).encode())
+        return self.receive()
+
+    def close(self) -> None:
+        self.sock.close()
