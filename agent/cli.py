@@ -2,13 +2,18 @@
 when that subcommand runs, so the per-move path loads nothing it does not use."""
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 
 DESCRIPTION = """\
 Fruit Rage agent. With no subcommand it plays one move: it reads ./input.txt and writes
 ./output.txt (the move and the board after it), as in the competition."""
+
+
+def _argument_error(message: str) -> Exception:
+    import argparse
+
+    return argparse.ArgumentTypeError(message)
 
 
 def _add_move(sub) -> None:
@@ -48,6 +53,15 @@ def _add_calibrate(sub) -> None:
     p.set_defaults(handler="agent.calibration")
 
 
+def _add_command(sub) -> None:
+    p = sub.add_parser("command", help="print the fastest shell command that plays one move",
+                       description="Print a shell command that plays one move (input.txt -> "
+                                   "output.txt in the current folder) with the least start-up "
+                                   "CPU: python -S with this installation on PYTHONPATH. Give "
+                                   "it to a referee that charges start-up to the clock.")
+    p.set_defaults(handler="agent.launch")
+
+
 def _add_match(sub) -> None:
     p = sub.add_parser("match", help="play games between two agents and report statistics",
                        description="Referee games between agents A and B. An agent is a built-in "
@@ -63,6 +77,8 @@ def _add_match(sub) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed for the boards (default: random)")
     p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel (default: 1)")
     p.add_argument("--out", default=None, help="write one JSON line per game to this file")
+    p.add_argument("--grace", type=_positive_float, default=10.0,
+                   help="kill a move still running this many seconds after its time ran out (default: 10)")
     p.set_defaults(handler="agent.arena.match_command")
 
 
@@ -86,20 +102,22 @@ def _add_play(sub) -> None:
     p.add_argument("--time", type=_positive_float, default=60.0,
                    help="seconds per player (default: 60)")
     p.add_argument("--seed", type=int, default=None, help="seed for the board (default: random)")
+    p.add_argument("--agent", default="ours",
+                   help="your opponent: ours, greedy, random, minimax3 or a command (default: ours)")
     p.set_defaults(handler="agent.arena.play_command")
 
 
 def _non_negative_int(text: str) -> int:
     value = _int(text)
     if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+        raise _argument_error(f"must be >= 0, got {value}")
     return value
 
 
 def _positive_int(text: str) -> int:
     value = _int(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+        raise _argument_error(f"must be >= 1, got {value}")
     return value
 
 
@@ -107,43 +125,51 @@ def _int(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        raise _argument_error(f"not an integer: {text!r}") from None
 
 
 def _positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise _argument_error(f"not a number: {text!r}") from None
     if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+        raise _argument_error(f"must be a positive number, got {text}")
     return value
 
 
 def _board_size(text: str) -> int:
     value = _int(text)
     if not 1 <= value <= 26:
-        raise argparse.ArgumentTypeError(f"board side must be 1..26, got {value}")
+        raise _argument_error(f"board side must be 1..26, got {value}")
     return value
 
 
 def _fruit_types(text: str) -> int:
     value = _int(text)
     if not 1 <= value <= 9:
-        raise argparse.ArgumentTypeError(f"fruit types must be 1..9, got {value}")
+        raise _argument_error(f"fruit types must be 1..9, got {value}")
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser():
+    import argparse  # not at the top: the competition call never parses arguments
+
     parser = argparse.ArgumentParser(prog="fruit-rage", description=DESCRIPTION)
     add_move_arguments(parser)
     sub = parser.add_subparsers(title="subcommands", metavar="COMMAND")
-    for add in (_add_move, _add_perft, _add_calibrate, _add_match, _add_replay, _add_play):
+    for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_replay, _add_play):
         add(sub)
     return parser
 
 
 def main(argv=None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if not argv:
+        # The competition call: skip argparse, whose imports cost the move's clock.
+        from agent.move_command import play_files
+        return play_files("input.txt", "output.txt")
     args = build_parser().parse_args(argv)
     try:
         return importlib.import_module(args.handler).run(args)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
 
 from agent.rules import DIGITS, EMPTY, MAX_SIZE, is_empty, is_settled
 
@@ -16,12 +15,17 @@ class InputError(ValueError):
     """A malformed input file; the message names the line and the problem."""
 
 
-@dataclass(frozen=True)
 class GameInput:
-    n: int
-    types: int
-    time_left: float
-    grid: tuple  # n row strings, top row first
+    """A parsed input.txt. (A plain class: dataclasses would cost the per-move process
+    the import of inspect.)"""
+
+    __slots__ = ("n", "types", "time_left", "grid")
+
+    def __init__(self, n: int, types: int, time_left: float, grid: tuple):
+        self.n = n
+        self.types = types
+        self.time_left = time_left
+        self.grid = grid  # n row strings, top row first
 
 
 def _line_error(line_no: int, problem: str) -> InputError:

@@ -6,8 +6,6 @@ Cython core (agent._core) does the same work at speed and the tests hold it to t
 """
 from __future__ import annotations
 
-from typing import Iterator
-
 EMPTY = "*"
 DIGITS = "0123456789"
 MAX_SIZE = 26
@@ -32,14 +30,14 @@ def parse_move_name(name: str) -> Cell:
     return int(name[1:]) - 1, COLUMN_LETTERS.index(name[0])
 
 
-def cells(grid: Grid) -> Iterator[Cell]:
+def cells(grid: Grid):
     n = len(grid)
     for row in range(n):
         for col in range(n):
             yield row, col
 
 
-def neighbours(grid: Grid, cell: Cell) -> Iterator[Cell]:
+def neighbours(grid: Grid, cell: Cell):
     n = len(grid)
     row, col = cell
     for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):

@@ -238,7 +238,7 @@ cdef enum:
     BOUND_EXACT = 0
     BOUND_LOWER = 1
     BOUND_UPPER = 2
-    CLOCK_POLL_NODES = 1024
+    CLOCK_POLL_NODES = 256       # ~1 ms of search on the largest boards
 
 # Search options, visible from Python as agent._core.ORDER_TT etc.
 cpdef enum:
@@ -484,6 +484,15 @@ cdef class Board:
                     for i in range(moves.count)]
         finally:
             free(moves)
+
+    def group_count(self):
+        cdef MoveList *moves = <MoveList *> malloc(sizeof(MoveList))
+        if moves == NULL:
+            raise MemoryError()
+        enumerate_groups(&self.pos, moves)
+        count = moves.count
+        free(moves)
+        return count
 
     def play(self, cell):
         """(next Board, points) for the move at (row, col); ValueError on an empty cell."""

@@ -185,7 +185,8 @@ def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None,
     except KeyboardInterrupt:
         print("\nexp-nim: interrupted; leaving the game.", file=sys.stderr)
         return 130
-    except (OSError, ProtocolError, KeyError, TypeError, ValueError) as error:
+    # ValueError covers ProtocolError; KeyError/TypeError: a state missing fields (a foreign server).
+    except (OSError, ValueError, KeyError, TypeError) as error:
         host, port = args.server
         print(f"exp-nim: error: game with {host}:{port} failed: {error}", file=sys.stderr)
         return 1

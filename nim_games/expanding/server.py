@@ -91,10 +91,13 @@ def play_one_game(
     join_timeout: float = DEFAULT_JOIN_TIMEOUT,
 ) -> GameResult:
     """Run one game on `listener` (which is closed afterwards) and return its result."""
-    session = _Session(listener, config, join_timeout)
-    log = GameLog(log_path)
     try:
-        return asyncio.run(session.run(log))
+        log = GameLog(log_path)
+    except OSError:
+        listener.close()
+        raise
+    try:
+        return asyncio.run(_Session(listener, config, join_timeout).run(log))
     finally:
         log.close()
         listener.close()
@@ -105,9 +108,8 @@ class _Session:
         self.listener = listener
         self.config = config
         self.join_timeout = join_timeout
-        self.events: asyncio.Queue = asyncio.Queue()
+        self.events: asyncio.Queue | None = None  # made inside the running loop
         self.connections: set[_Connection] = set()
-        self.tasks: set[asyncio.Task] = set()
         self.seated = False
 
     async def _on_connect(self, reader, writer) -> None:
@@ -119,6 +121,7 @@ class _Session:
         await conn.pump(self.events)
 
     async def run(self, log: GameLog) -> GameResult:
+        self.events = asyncio.Queue()
         server = await asyncio.start_server(self._on_connect, sock=self.listener)
         try:
             seats = await self._seat_players()

@@ -1,0 +1,84 @@
+"""A match: games between two agent commands, each on its own seeded board, first player
+alternating, run one or several at a time; every game becomes one JSON-ready record."""
+from __future__ import annotations
+
+import random
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Callable
+
+from agent.arena.agents import agent_spec
+from agent.arena.process import MoveRunner
+from agent.arena.referee import CommandPlayer, play_game, random_board
+
+SIDES = ("A", "B")
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    agents: tuple          # the two agent specs as typed, A then B
+    games: int
+    size: int
+    types: int
+    time: float            # seconds per player per game
+    seed: int
+
+
+def game_seed(match_seed: int, game: int) -> int:
+    """The board seed of game `game` (from 1), so any game can be replayed alone."""
+    return match_seed * 100_000 + game
+
+
+def first_mover(match_seed: int, game: int) -> int:
+    """Game 1's first player is drawn at random (from the seed); then they alternate."""
+    return (random.Random(match_seed).randrange(2) + game - 1) % 2
+
+
+def play_match_game(settings: MatchSettings, game: int, runner: MoveRunner) -> dict:
+    seed = game_seed(settings.seed, game)
+    board = random_board(seed, settings.size, settings.types)
+    first = first_mover(settings.seed, game)
+    players = [CommandPlayer(agent_spec(label), runner) for label in settings.agents]
+    result = play_game(players, board, settings.types, settings.time, first)
+    return {
+        "game": game,
+        "seed": seed,
+        "size": settings.size,
+        "types": settings.types,
+        "time": settings.time,
+        "agents": dict(zip(SIDES, settings.agents)),
+        "first": SIDES[first],
+        "board": list(board),
+        "moves": [_move_record(player, move) for player, move in result.moves],
+        "scores": dict(zip(SIDES, result.scores)),
+        "clocks": {side: round(clock, 6) for side, clock in zip(SIDES, result.clocks)},
+        "winner": None if result.winner is None else SIDES[result.winner],
+        "reason": result.reason,
+        "fault": result.fault,
+    }
+
+
+def _move_record(player: int, move) -> dict:
+    record = {"player": SIDES[player], "move": move.name, "cpu": round(move.seconds, 6),
+              "points": move.points}
+    if move.fault is not None:
+        record.update(fault=move.fault, reason=move.reason)
+    return record
+
+
+def run_match(settings: MatchSettings, jobs: int, runner: MoveRunner,
+              on_record: Callable[[dict], None]) -> None:
+    """Play every game, `jobs` at a time, handing each record to on_record as it finishes
+    (in the calling thread). On Ctrl-C, kills the running moves and re-raises."""
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(play_match_game, settings, game, runner)
+                   for game in range(1, settings.games + 1)]
+        try:
+            for future in as_completed(futures):
+                on_record(future.result())
+        except BaseException:
+            runner.stop()
+            for future in futures:
+                future.cancel()
+            raise
+

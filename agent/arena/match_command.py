@@ -1,0 +1,78 @@
+"""`fruit-rage match A B`: referee games between two agents, show progress, write one JSON
+line per game, and print a table of results per agent."""
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+from agent.arena.match import MatchSettings, run_match
+from agent.arena.process import MoveRunner
+from agent.arena.stats import report_table
+
+
+def run(args) -> int:
+    out = None
+    if args.out:
+        try:
+            out = open(args.out, "w", encoding="utf-8")
+        except OSError as error:
+            print(f"fruit-rage match: cannot write --out {args.out}: {error.strerror}", file=sys.stderr)
+            return 2
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    settings = MatchSettings((args.agent_a, args.agent_b), args.games, args.size, args.types,
+                             args.time, seed)
+    print(f"{args.agent_a} (A) vs {args.agent_b} (B): {args.games} games on {args.size}x{args.size} "
+          f"boards of {args.types} types, {args.time:g} s each, seed {seed}", flush=True)
+    records = []
+    progress = Progress(settings.games, sys.stderr)
+
+    def finished(record: dict) -> None:
+        records.append(record)
+        if out is not None:
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+        progress.update(records)
+
+    interrupted = False
+    try:
+        run_match(settings, args.jobs, MoveRunner(grace=args.grace), finished)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        progress.close()
+        if out is not None:
+            out.close()
+    if interrupted:
+        print(f"interrupted: {len(records)} of {settings.games} games finished")
+    if records:
+        records.sort(key=lambda record: record["game"])
+        print(report_table(records))
+    return 130 if interrupted else 0
+
+
+class Progress:
+    """`[12/20] A 7 - B 4 - draws 1`, rewritten in place on a terminal, one line per game
+    otherwise (with the game's result, for logs)."""
+
+    def __init__(self, total: int, stream):
+        self.total = total
+        self.stream = stream
+        self.in_place = stream.isatty()
+
+    def update(self, records) -> None:
+        wins = {side: sum(r["winner"] == side for r in records) for side in "AB"}
+        draws = sum(r["winner"] is None for r in records)
+        line = f"[{len(records)}/{self.total}] A {wins['A']} - B {wins['B']} - draws {draws}"
+        if self.in_place:
+            self.stream.write("\r" + line)
+        else:
+            last = records[-1]
+            winner = last["winner"] or "draw"
+            self.stream.write(f"{line}   (game {last['game']}: {winner}, {last['reason']})\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.in_place:
+            self.stream.write("\n")
+            self.stream.flush()

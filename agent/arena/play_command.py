@@ -1,0 +1,91 @@
+"""`fruit-rage play`: a person against an agent in the terminal. The agent moves as in a
+match (a fresh process per move, its CPU clock enforced); the person's clock is the wall
+time spent thinking. Same rules and judging as the referee."""
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+
+from agent.arena.agents import agent_spec
+from agent.arena.display import render_board, use_colour
+from agent.arena.process import MoveRunner
+from agent.arena.referee import CommandPlayer, Move, legal_cell, play_game, random_board
+from agent.rules import move_name, play
+
+HUMAN, AGENT = 0, 1
+QUIT_WORDS = ("q", "quit", "exit")
+
+
+class Quit(Exception):
+    """The person ended the game (q, end of input)."""
+
+
+def run(args) -> int:
+    try:
+        play_human_game(args, sys.stdin, sys.stdout)
+    except KeyboardInterrupt:
+        print("\ninterrupted: game abandoned")
+        return 130
+    return 0
+
+
+def play_human_game(args, stdin, stdout) -> None:
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    rng = random.Random(seed)
+    first = rng.randrange(2) if args.first == "random" else {"you": HUMAN, "agent": AGENT}[args.first]
+    grid = random_board(seed, args.size, args.types)
+    colour = use_colour(stdout)
+    names = ("you", f"agent ({args.agent})")
+    players = (HumanPlayer(stdin, stdout, colour), CommandPlayer(agent_spec(args.agent), MoveRunner()))
+    stdout.write(f"Fruit Rage, {args.size}x{args.size}, {args.types} types, {args.time:g} s each, "
+                 f"seed {seed}. {('You move', 'The agent moves')[first]} first. "
+                 f"Type a cell such as B3 to take its group; q quits.\n")
+
+    def show(player: int, move: Move, result) -> None:
+        if move.fault is not None:
+            stdout.write(f"{names[player].capitalize()} loses: {move.reason}\n")
+            return
+        took = f"{move.seconds:.1f} s" if player == HUMAN else f"{move.seconds:.2f} s CPU"
+        stdout.write(f"{names[player].capitalize()} played {move.name}: {math.isqrt(move.points)} fruit, "
+                     f"{move.points} points in {took}.  "
+                     f"Score: you {result.scores[HUMAN]}, agent {result.scores[AGENT]}.  "
+                     f"Clock: you {result.clocks[HUMAN]:.1f} s, agent {result.clocks[AGENT]:.1f} s\n")
+
+    try:
+        result = play_game(players, grid, args.types, args.time, first, on_move=show)
+    except Quit:
+        stdout.write("\nGame abandoned.\n")
+        return
+    if result.winner is None:
+        stdout.write(f"Draw: {result.reason}.\n")
+    else:
+        stdout.write(f"{'You win' if result.winner == HUMAN else 'The agent wins'}: {result.reason}.\n")
+
+
+class HumanPlayer:
+    """Shows the board and reads cells from `stdin` until one is a legal move."""
+
+    def __init__(self, stdin, stdout, colour: bool):
+        self.stdin, self.stdout, self.colour = stdin, stdout, colour
+
+    def __call__(self, grid, types: int, time_left: float) -> Move:
+        started = time.monotonic()
+        self.stdout.write("\n" + render_board(grid, colour=self.colour) + "\n")
+        while True:
+            left = time_left - (time.monotonic() - started)
+            self.stdout.write(f"Your move ({left:.0f} s left): ")
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if line == "" or line.strip().lower() in QUIT_WORDS:
+                raise Quit
+            if not line.strip():
+                continue
+            try:
+                cell = legal_cell(grid, line)
+            except ValueError as error:
+                self.stdout.write(f"  {error}; try again.\n")
+                continue
+            next_grid, points = play(grid, cell)
+            return Move(time.monotonic() - started, move_name(cell), next_grid, points)

@@ -1,0 +1,106 @@
+"""Match statistics: score rate with a 95% Wilson interval, the Elo difference it implies,
+and a per-agent summary table of the recorded games."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Z_95 = 1.959964
+ELO_SHOWN_LIMIT = 800  # beyond this the interval says only "more than"
+
+
+def wilson_interval(score: float, games: int, z: float = Z_95) -> tuple:
+    """95% interval of the true score rate, given `score` points (draw = 1/2) in `games`."""
+    if games == 0:
+        return 0.0, 1.0
+    rate = score / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    spread = z / (1 + z * z / games) * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    # all wins (or all losses) leave that end exactly at 1 (or 0), not a rounding below it
+    low = 0.0 if rate == 0 else max(0.0, centre - spread)
+    high = 1.0 if rate == 1 else min(1.0, centre + spread)
+    return low, high
+
+
+def elo_difference(rate: float) -> float:
+    """The Elo difference that makes `rate` the expected score; +-inf at 1 and 0."""
+    if rate >= 1:
+        return math.inf
+    if rate <= 0:
+        return -math.inf
+    return -400 * math.log10(1 / rate - 1)
+
+
+def format_elo(value: float) -> str:
+    if value > ELO_SHOWN_LIMIT:
+        return f">+{ELO_SHOWN_LIMIT}"
+    if value < -ELO_SHOWN_LIMIT:
+        return f"<-{ELO_SHOWN_LIMIT}"
+    return f"{round(value):+d}"  # an int: no "-0"
+
+
+@dataclass(frozen=True)
+class AgentSummary:
+    label: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    mean_margin: float     # own score minus the opponent's, per game
+    time_losses: int
+    invalid_moves: int     # games lost on a missing, garbled or illegal answer
+    moves: int
+    mean_cpu: float        # per move
+    max_cpu: float
+
+    @property
+    def score_rate(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple:
+        return wilson_interval(self.wins + self.draws / 2, self.games)
+
+
+def summarise(records, side: str) -> AgentSummary:
+    other = "B" if side == "A" else "A"
+    cpu = [move["cpu"] for record in records for move in record["moves"] if move["player"] == side]
+    lost = [record for record in records if record["winner"] == other]
+    return AgentSummary(
+        label=records[0]["agents"][side] if records else side,
+        games=len(records),
+        wins=sum(record["winner"] == side for record in records),
+        losses=len(lost),
+        draws=sum(record["winner"] is None for record in records),
+        mean_margin=(sum(r["scores"][side] - r["scores"][other] for r in records) / len(records)
+                     if records else 0.0),
+        time_losses=sum(record["fault"] == "time" for record in lost),
+        invalid_moves=sum(record["fault"] == "invalid" for record in lost),
+        moves=len(cpu),
+        mean_cpu=sum(cpu) / len(cpu) if cpu else 0.0,
+        max_cpu=max(cpu, default=0.0),
+    )
+
+
+HEADER = ("agent", "W", "L", "D", "score [95%]", "Elo [95%]", "margin",
+          "time-L", "invalid", "cpu/move", "max cpu")
+
+
+def report_table(records) -> str:
+    """The per-agent table, one row for A and one for B."""
+    rows = [HEADER] + [_row(side, summarise(records, side)) for side in ("A", "B")]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADER))]
+    lines = ["  ".join(cell.ljust(width) if i == 0 else cell.rjust(width)
+                       for i, (cell, width) in enumerate(zip(row, widths))) for row in rows]
+    lines.insert(1, "-" * len(lines[0]))
+    return "\n".join(lines)
+
+
+def _row(side: str, s: AgentSummary) -> tuple:
+    low, high = s.interval
+    return (f"{side}: {s.label}", str(s.wins), str(s.losses), str(s.draws),
+            f"{s.score_rate:.0%} [{low:.0%}, {high:.0%}]",
+            f"{format_elo(elo_difference(s.score_rate))} "
+            f"[{format_elo(elo_difference(low))}, {format_elo(elo_difference(high))}]",
+            f"{s.mean_margin:+.1f}", str(s.time_losses), str(s.invalid_moves),
+            f"{s.mean_cpu:.3f} s", f"{s.max_cpu:.3f} s")

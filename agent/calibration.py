@@ -1,0 +1,106 @@
+"""calibration.txt: this machine's search speed and per-move start-up cost, measured once
+by `fruit-rage calibrate` and read by every move. A missing or insane file means defaults:
+the agent must play correctly and in time without it."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+DEFAULT_NODES_PER_SECOND = 200_000.0
+SANE_NODES_PER_SECOND = (1e3, 1e9)
+SANE_STARTUP = (0.001, 2.0)
+
+
+class Calibration:
+    __slots__ = ("nodes_per_second", "startup")
+
+    def __init__(self, nodes_per_second: float = DEFAULT_NODES_PER_SECOND, startup: float = 0.0):
+        self.nodes_per_second = nodes_per_second
+        self.startup = startup      # CPU s of a whole move process that does no search; 0 = unknown
+
+
+def load(path: str) -> Calibration:
+    """The calibration at `path`, or defaults for anything missing, unreadable or insane."""
+    values = {}
+    try:
+        with open(path, encoding="ascii", errors="replace") as handle:
+            for line in handle.read(4096).splitlines():
+                key, sep, value = line.partition("=")
+                if sep:
+                    values[key.strip()] = value.strip()
+    except OSError:
+        return Calibration()
+    return Calibration(_sane_float(values.get("nodes_per_second"), SANE_NODES_PER_SECOND,
+                                   DEFAULT_NODES_PER_SECOND),
+                       _sane_float(values.get("startup_seconds"), SANE_STARTUP, 0.0))
+
+
+def _sane_float(text, bounds, default: float) -> float:
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return default
+    return value if bounds[0] <= value <= bounds[1] else default
+
+
+def measure_nodes_per_second(seconds: float) -> float:
+    """Search a fixed full 26x26 board with 9 fruit types for about `seconds` of CPU."""
+    import random
+
+    from agent._core import Board, Searcher
+
+    rng = random.Random(2017)
+    board = Board(["".join(rng.choice("012345678") for _ in range(26)) for _ in range(26)])
+    searcher = Searcher(board, tt_bits=20)
+    start = time.process_time()
+    nodes = 0
+    depth = 1
+    while time.process_time() - start < seconds:
+        result = searcher.search(depth, deadline=start + seconds)
+        nodes += result["nodes"]
+        depth += 1
+    return nodes / max(time.process_time() - start, 1e-6)
+
+
+def measure_startup(runs: int = 7) -> float:
+    """Median CPU time of a complete move process on a one-cell board: start-up, reading,
+    a trivial search, writing and exit."""
+    import subprocess
+    import tempfile
+
+    from agent import launch
+
+    costs = []
+    with tempfile.TemporaryDirectory() as folder:
+        with open(os.path.join(folder, "input.txt"), "w") as handle:
+            handle.write("1\n1\n300\n0\n")
+        for _ in range(runs):
+            process = subprocess.Popen(launch.move_command(), env=launch.move_environment(),
+                                       cwd=folder, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.DEVNULL)
+            _, status, usage = os.wait4(process.pid, 0)
+            if status != 0:
+                raise RuntimeError("the agent failed on a one-cell board")
+            costs.append(usage.ru_utime + usage.ru_stime)
+    return sorted(costs)[len(costs) // 2]
+
+
+def run(args) -> int:
+    from agent.gamefile import write_atomically
+
+    if not 0.1 <= args.seconds <= 600:
+        print("fruit-rage calibrate: --seconds must be 0.1..600", file=sys.stderr)
+        return 2
+    print(f"measuring search speed for {args.seconds:g} s ...", file=sys.stderr)
+    speed = measure_nodes_per_second(args.seconds)
+    print("measuring start-up of a move process ...", file=sys.stderr)
+    startup = measure_startup()
+    text = f"nodes_per_second = {speed:.0f}\nstartup_seconds = {startup:.4f}\n"
+    try:
+        write_atomically(args.output, text)
+    except OSError as error:
+        print(f"fruit-rage calibrate: cannot write {args.output}: {error.strerror}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.output}: {speed:,.0f} nodes/s, start-up {startup * 1000:.1f} ms CPU")
+    return 0

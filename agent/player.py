@@ -1,0 +1,54 @@
+"""One move of the agent: from a parsed input to the chosen move and the next board.
+Glue between the time policy, the search and the rules core; no file I/O here."""
+from __future__ import annotations
+
+import sys
+import time
+
+from agent import timing
+from agent._core import Board
+from agent.calibration import Calibration, load
+from agent.rules import move_name
+from agent.search import think
+
+TT_BITS_RANGE = (12, 22)    # 2^22 entries of 16 bytes = 64 MiB, the memory ceiling
+
+
+class Choice:
+    __slots__ = ("name", "next_grid", "points", "decision", "budget")
+
+    def __init__(self, name, next_grid, points, decision, budget):
+        self.name = name
+        self.next_grid = next_grid
+        self.points = points
+        self.decision = decision
+        self.budget = budget
+
+
+def choose_move(game, calibration_path=None, verbose=False, clock=time.process_time) -> Choice:
+    calibration = load(calibration_path) if calibration_path else Calibration()
+    board = Board(game.grid)
+    moves_left = timing.own_moves_left(board.group_count())
+    budget = timing.plan(game.time_left, moves_left, calibration.startup, clock())
+    expected_nodes = calibration.nodes_per_second * max(budget.maximum - clock(), 0.0)
+    decision = think(board, budget, tt_bits=table_bits(expected_nodes), clock=clock,
+                     report=_print_iteration if verbose else None)
+    next_board, points = board.play(decision.move)
+    if verbose:
+        print(f"{budget}; chose {move_name(decision.move)} ({points} points), "
+              f"CPU {clock():.3f} s, TT hit rate {decision.tt_hit_rate:.1%}", file=sys.stderr)
+    return Choice(move_name(decision.move), next_board.rows(), points, decision, budget)
+
+
+def table_bits(expected_nodes: float) -> int:
+    """A table about as large as the nodes the search can visit: a fresh process pays for
+    every page of it that gets touched."""
+    bits = max(int(expected_nodes), 1).bit_length()
+    return min(max(bits, TT_BITS_RANGE[0]), TT_BITS_RANGE[1])
+
+
+def _print_iteration(iteration, searcher) -> None:
+    pv = " ".join(move_name(cell) for cell in searcher.principal_variation(iteration.depth))
+    tag = "exact" if iteration.exact else ("partial" if not iteration.completed else "")
+    print(f"depth {iteration.depth:3d}  value {iteration.value:+7d}  nodes {iteration.nodes:10,d}"
+          f"  cpu {time.process_time():7.3f}s  {tag:7s} pv {pv}", file=sys.stderr)

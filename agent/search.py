@@ -1,0 +1,110 @@
+"""Iterative deepening over the core's one-depth search: aspiration windows, the time
+policy's stop decisions, and always a best move in hand (a one-ply search comes first)."""
+from __future__ import annotations
+
+import time
+
+from agent import timing
+from agent._core import INFINITE_VALUE, Searcher
+
+ASPIRATION = 50          # first half-width of the window; margins are sums of squares
+
+
+class Iteration:
+    """What one completed (or usefully partial) depth found."""
+
+    __slots__ = ("depth", "value", "move", "exact", "nodes", "cpu", "completed")
+
+    def __init__(self, depth, value, move, exact, nodes, cpu, completed):
+        self.depth = depth
+        self.value = value
+        self.move = move
+        self.exact = exact
+        self.nodes = nodes
+        self.cpu = cpu
+        self.completed = completed
+
+
+class Decision:
+    __slots__ = ("move", "value", "depth", "exact", "nodes", "iterations", "tt_hit_rate")
+
+    def __init__(self, iterations, nodes, tt_hit_rate):
+        best = iterations[-1]
+        self.move = best.move              # (row, col) of a cell of the chosen group
+        self.value = best.value            # margin expected from here, mover's view
+        self.depth = best.depth
+        self.exact = best.exact            # value is the true final margin
+        self.nodes = nodes
+        self.iterations = iterations
+        self.tt_hit_rate = tt_hit_rate
+
+
+def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_time,
+          report=None, searcher_options=None) -> Decision:
+    """The best move for `board` within `budget`; `report(iteration, searcher)` is called
+    after every iteration (for --verbose)."""
+    searcher = Searcher(board, tt_bits=tt_bits, **(searcher_options or {}))
+    nodes = probes = hits = 0
+    iterations = []
+    stable = 0
+    costs = []
+    depth = 0
+    while True:
+        depth += 1
+        start = clock()
+        # The one-ply search has no deadline: it is a single enumeration, and it guarantees a move.
+        result = _aspiration_search(searcher, depth, iterations[-1].value if iterations else None,
+                                    budget.maximum if depth > 1 else 1e300)
+        nodes += result["nodes"]
+        probes += result["tt_probes"]
+        hits += result["tt_hits"]
+        cost = clock() - start
+        if not result["completed"]:
+            if result["moves_done"] and result["improved"]:
+                iterations.append(Iteration(depth, result["value"], result["move"], False,
+                                            result["nodes"], cost, False))
+                if report:
+                    report(iterations[-1], searcher)
+            break
+        changed = bool(iterations) and result["move"] != iterations[-1].move
+        stable = 0 if changed else stable + 1
+        costs.append(cost)
+        iterations.append(Iteration(depth, result["value"], result["move"], result["exact"],
+                                    result["nodes"], cost, True))
+        if report:
+            report(iterations[-1], searcher)
+        if result["exact"] or budget.instant:
+            break
+        if not timing.keep_searching(budget, clock(), timing.predict_next_iteration(costs),
+                                     stable, changed):
+            break
+    return Decision(iterations, nodes, hits / probes if probes else 0.0)
+
+
+def _aspiration_search(searcher, depth, guess, deadline):
+    """Search `depth` in a window around the last value, widening on a fail; the result
+    says whether the root move found before a cut-off is a real improvement."""
+    if guess is None:
+        alpha, beta = -INFINITE_VALUE, INFINITE_VALUE
+    else:
+        alpha, beta = guess - ASPIRATION, guess + ASPIRATION
+    width = ASPIRATION
+    nodes = probes = hits = 0
+    while True:
+        result = searcher.search(depth, alpha, beta, deadline)
+        nodes += result["nodes"]
+        probes += result["tt_probes"]
+        hits += result["tt_hits"]
+        value = result["value"]
+        # A root move that beat alpha before the cut-off is better than the last iteration's.
+        result["improved"] = value > alpha
+        if result["completed"] and value <= alpha and alpha > -INFINITE_VALUE:
+            width *= 4
+            alpha = max(value - width, -INFINITE_VALUE)
+        elif result["completed"] and value >= beta and beta < INFINITE_VALUE:
+            width *= 4
+            beta = min(value + width, INFINITE_VALUE)
+        else:
+            break
+    result.update(nodes=nodes, tt_probes=probes, tt_hits=hits)
+    return result

@@ -1,0 +1,89 @@
+"""Time policy: how much of the remaining CPU clock one move may spend.
+
+The agent is a fresh process per move and every CPU second it burns, start-up included, is
+charged. All times here are process CPU seconds counted from process start (the clock the
+search polls), so "maximum = 0.8" means "stop the search when this process has used 0.8 s".
+
+The policy, in the manner of Ethereal's time manager:
+- plan(): reserve the start-up and exit cost of every own move still to come plus a safety
+  margin, spread the rest over the expected own moves (at most HORIZON of them, so early,
+  decisive moves get more), and cap the move at MAX_STRETCH times its share and at
+  MAX_FRACTION of all that is spendable (the estimate of moves left can be wrong);
+- keep_searching(): after each iteration, stop early when the best move has been stable,
+  stretch when it keeps changing, and never start an iteration predicted to overrun.
+"""
+from __future__ import annotations
+
+SAFETY_FLOOR = 0.02        # s never planned on: clock granularity, scheduler noise
+SAFETY_FRACTION = 0.03     # of the remaining time, never planned on
+EXIT_COST = 0.01           # s to write output.txt and leave after the search stops
+DEFAULT_STARTUP = 0.06     # s of start-up assumed for later moves when nothing is measured
+MIN_THINK = 0.005          # s: below this share a move answers at once
+HORIZON = 24               # own moves the spendable time is spread over, at most
+MAX_STRETCH = 4.0          # a move may use this many times its share when unstable
+MAX_FRACTION = 0.5         # and never more than this part of the spendable time
+DEFAULT_GROWTH = 10.0      # next iteration / last, before two are measured
+OWN_MOVES_PER_GROUP = 0.35  # a 26x26 p9 game lasts ~0.63 moves per group: half are ours, +10%
+
+
+class Budget:
+    """CPU clock readings (seconds since process start) for one move."""
+
+    __slots__ = ("optimum", "maximum", "instant")
+
+    def __init__(self, optimum: float, maximum: float, instant: bool):
+        self.optimum = optimum    # aim to stop around here
+        self.maximum = maximum    # the search is cut off here, whatever it is doing
+        self.instant = instant    # too little time: play the shallowest search's move
+
+    def __repr__(self) -> str:
+        return f"Budget(optimum={self.optimum:.4f}, maximum={self.maximum:.4f}, instant={self.instant})"
+
+
+def own_moves_left(groups: int) -> float:
+    """Expected number of moves this player still makes, from the groups on the board
+    (groups merge and split as the game goes; greedy self-play measures the ratio)."""
+    return max(1.0, groups * OWN_MOVES_PER_GROUP)
+
+
+def reserve(remaining: float, moves_left: float, overhead: float) -> float:
+    """Time kept back: every own move to come, this one included, pays `overhead` (start-up
+    and exit), plus a safety margin."""
+    return SAFETY_FLOOR + SAFETY_FRACTION * remaining + overhead * moves_left
+
+
+def plan(remaining: float, moves_left: float, startup: float, spent: float) -> Budget:
+    """Budget for this move. `remaining` is the clock in input.txt, `startup` the start-up
+    cost expected of each later move, `spent` what this process has used so far."""
+    overhead = max(startup, spent) + EXIT_COST
+    spendable = remaining - reserve(remaining, moves_left, overhead)
+    if spendable < MIN_THINK:
+        return Budget(spent, spent + MIN_THINK, instant=True)
+    share = spendable / min(moves_left, HORIZON)
+    return Budget(spent + share, spent + min(MAX_FRACTION * spendable, MAX_STRETCH * share), instant=False)
+
+
+def keep_searching(budget: Budget, now: float, next_iteration: float,
+                   stable_iterations: int, best_changed: bool) -> bool:
+    """Whether to start another iteration, expected to cost `next_iteration` CPU seconds,
+    at CPU reading `now`."""
+    target = budget.optimum
+    if best_changed:
+        target *= 1.5
+    elif stable_iterations >= 3:
+        target *= 0.7
+    target = min(target, budget.maximum)
+    if now >= target:
+        return False
+    return now + next_iteration <= budget.maximum
+
+
+def predict_next_iteration(costs: list) -> float:
+    """Cost of the next depth from the costs of the finished ones. With hundreds of moves
+    a position, odd and even depths grow very differently under alpha-beta, so the growth
+    from depth d to d+1 is taken from d-2 to d-1, the step of the same parity."""
+    if not costs:
+        return 0.0
+    ratios = [later / max(earlier, 1e-4) for earlier, later in zip(costs, costs[1:])]
+    growth = ratios[-2] if len(ratios) >= 2 else DEFAULT_GROWTH
+    return costs[-1] * min(max(growth, 2.0), 1000.0)

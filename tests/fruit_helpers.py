@@ -1,0 +1,36 @@
+"""Shared test helpers for Fruit Rage: random settled grids (plain and hypothesis)."""
+from __future__ import annotations
+
+import random
+
+from hypothesis import strategies as st
+
+from agent import rules
+
+
+def settle(columns, n):
+    """Rows (top first) of a grid whose column c holds columns[c] bottom-up."""
+    padded = [(col + rules.EMPTY * n)[:n] for col in columns]
+    return tuple("".join(padded[c][n - 1 - r] for c in range(n)) for r in range(n))
+
+
+def random_grid(rng: random.Random, n: int, types: int, emptiness: float = 0.0):
+    """A settled grid; each column keeps a random share of its height when emptiness > 0."""
+    columns = []
+    for _ in range(n):
+        height = n - sum(rng.random() < emptiness for _ in range(n))
+        columns.append("".join(rng.choice(rules.DIGITS[:types]) for _ in range(height)))
+    grid = settle(columns, n)
+    if rules.is_empty(grid):
+        grid = settle(["0"] + columns[1:], n)
+    return grid
+
+
+@st.composite
+def grids(draw, max_size=26, max_types=9):
+    """Settled, non-empty grids of every size and type count, full or partly empty."""
+    n = draw(st.integers(1, max_size))
+    types = draw(st.integers(1, max_types))
+    seed = draw(st.integers(0, 2**32 - 1))
+    emptiness = draw(st.sampled_from([0.0, 0.0, 0.2, 0.5, 0.9]))
+    return random_grid(random.Random(seed), n, types, emptiness)

@@ -1,0 +1,141 @@
+"""`fruit-rage match` end to end: complete short matches, the results file, faults that
+lose games while the match goes on, bad --out, Ctrl-C; and the statistics."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from agent.arena.process import MoveRunner, Stopped
+from agent.arena.stats import elo_difference, format_elo, report_table, wilson_interval
+from arena_helpers import PROJECT_ROOT, scripted_agent
+
+
+def fruit_rage(*args, **options):
+    return subprocess.run([sys.executable, "-m", "agent", *map(str, args)], cwd=PROJECT_ROOT,
+                          capture_output=True, text=True, timeout=120, **options)
+
+
+def read_records(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_complete_short_match_between_baselines(tmp_path):
+    out = tmp_path / "results.jsonl"
+    done = fruit_rage("match", "greedy", "minimax3", "--games", 4, "--size", 4, "--types", 3,
+                      "--time", 10, "--seed", 5, "--jobs", 2, "--out", out)
+    assert done.returncode == 0, done.stderr
+    records = sorted(read_records(out), key=lambda r: r["game"])
+    assert [r["game"] for r in records] == [1, 2, 3, 4]
+    assert [r["seed"] for r in records] == [500001, 500002, 500003, 500004]
+    assert all(r["agents"] == {"A": "greedy", "B": "minimax3"} for r in records)
+    assert [r["first"] for r in records] in (["A", "B", "A", "B"], ["B", "A", "B", "A"])
+    for r in records:
+        assert r["fault"] is None and r["reason"]
+        assert r["moves"][0]["player"] == r["first"]
+        assert sum(m["points"] for m in r["moves"] if m["player"] == "A") == r["scores"]["A"]
+        assert all(m["cpu"] > 0 for m in r["moves"])
+    table = done.stdout
+    assert "A: greedy" in table and "B: minimax3" in table and "Elo [95%]" in table
+    row_a = next(line for line in table.splitlines() if line.startswith("A: greedy")).split()
+    wins = [sum(r["winner"] == side for r in records) for side in ("A", "B", None)]
+    assert row_a[2:5] == [str(count) for count in wins]
+    assert "[4/4]" in done.stderr
+
+
+def test_same_seed_same_match(tmp_path):
+    outs = [tmp_path / "one.jsonl", tmp_path / "two.jsonl"]
+    for out in outs:
+        assert fruit_rage("match", "random", "greedy", "--games", 2, "--size", 4, "--types", 3,
+                          "--time", 10, "--seed", 9, "--out", out).returncode == 0
+    strip = [[{k: v for k, v in r.items() if k not in ("moves", "clocks")} | {"moves": [m["move"] for m in r["moves"]]}
+              for r in read_records(out)] for out in outs]
+    assert strip[0] == strip[1]
+
+
+def test_faulty_agents_lose_every_game_and_the_match_goes_on(tmp_path):
+    out = tmp_path / "results.jsonl"
+    done = fruit_rage("match", scripted_agent(tmp_path, "garbage"), "no-such-fruit-rage-agent",
+                      "--games", 2, "--size", 3, "--types", 2, "--time", 5, "--seed", 1, "--out", out)
+    assert done.returncode == 0, done.stderr
+    records = read_records(out)
+    assert len(records) == 2
+    for r in records:  # whoever moves first loses at once
+        assert r["winner"] != r["first"] and r["fault"] == "invalid" and len(r["moves"]) == 1
+    reasons = {r["first"]: r["reason"] for r in records}
+    assert reasons["A"].startswith("garbled output.txt")
+    assert "command not found" in reasons["B"]
+
+
+def test_an_unwritable_out_is_an_error_before_any_game(tmp_path):
+    marker = tmp_path / "a-game-ran"
+    done = fruit_rage("match", f"touch {marker}", "greedy", "--games", 1, "--size", 3,
+                      "--out", tmp_path / "missing" / "results.jsonl")
+    assert done.returncode == 2
+    assert "cannot write --out" in done.stderr
+    assert not marker.exists() and "agent" not in done.stdout
+
+
+def test_ctrl_c_stops_the_match_and_kills_the_running_move(tmp_path):
+    match = subprocess.Popen([sys.executable, "-m", "agent", "match", "greedy", scripted_agent(tmp_path, "hang"),
+                              "--games", "3", "--size", "3", "--types", "2", "--time", "60", "--seed", "2"],
+                             cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)  # the hanging agent is running by now
+    match.send_signal(signal.SIGINT)
+    stdout, stderr = match.communicate(timeout=30)
+    assert match.returncode == 130
+    assert "interrupted: 0 of 3 games finished" in stdout
+    assert not processes_running(str(tmp_path / "hang.py"))
+
+
+def processes_running(text: str) -> list:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                if text.encode() in handle.read():
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def test_a_stopped_runner_runs_no_more_moves():
+    runner = MoveRunner()
+    runner.stop()
+    with pytest.raises(Stopped):
+        runner.run(["true"], False, "", 1.0)
+
+
+def test_wilson_interval():
+    low, high = wilson_interval(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    assert wilson_interval(10, 10)[1] == 1.0 and wilson_interval(0, 10)[0] == 0.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_elo_difference():
+    assert elo_difference(0.5) == 0
+    assert elo_difference(0.75) == pytest.approx(190.85, abs=0.01)
+    assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
+    assert (format_elo(math.inf), format_elo(-math.inf), format_elo(190.85)) == (">+800", "<-800", "+191")
+
+
+def test_report_table_counts_per_agent():
+    def record(winner, fault, cpu_a):
+        return {"agents": {"A": "x", "B": "y"}, "winner": winner, "fault": fault,
+                "scores": {"A": 10, "B": 4} if winner == "A" else {"A": 4, "B": 4},
+                "moves": [{"player": "A", "cpu": cpu_a}, {"player": "B", "cpu": 0.5}]}
+
+    table = report_table([record("A", None, 1.0), record("B", "time", 3.0), record(None, None, 2.0)])
+    a_row, b_row = table.splitlines()[2:]
+    assert a_row.split()[:5] == ["A:", "x", "1", "1", "1"]
+    assert "50% [" in a_row and "+2.0" in a_row and "2.000 s" in a_row and "3.000 s" in a_row
+    assert b_row.split()[:5] == ["B:", "y", "1", "1", "1"] and "-2.0" in b_row
+    assert a_row.split()[-6] == "1"  # A's loss was on time

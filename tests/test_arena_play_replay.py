@@ -1,0 +1,126 @@
+"""Replay of a recorded game, human play driven from piped input, and the baselines."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+from agent.arena.display import render_board, use_colour
+from agent.arena.play_command import play_human_game
+from agent.arena.replay_command import replay
+from agent.baselines import greedy_move, minimax3_move, random_move
+from agent.rules import groups, negamax_value, play
+from arena_helpers import PROJECT_ROOT
+
+
+def fruit_rage(*args, stdin_text=""):
+    return subprocess.run([sys.executable, "-m", "agent", *map(str, args)], cwd=PROJECT_ROOT, input=stdin_text,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    out = tmp_path_factory.mktemp("replay") / "results.jsonl"
+    done = fruit_rage("match", "greedy", "random", "--games", 2, "--size", 4, "--types", 3,
+                      "--time", 10, "--seed", 4, "--out", out)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_replay_shows_every_move_and_the_result(results):
+    record = next(json.loads(line) for line in results.read_text().splitlines() if json.loads(line)["game"] == 2)
+    done = fruit_rage("replay", results, "--game", 2, "--delay", 0)
+    assert done.returncode == 0, done.stderr
+    for number, move in enumerate(record["moves"], 1):
+        assert f"Move {number}: {move['player']} ({record['agents'][move['player']]}) plays {move['move']}:" in done.stdout
+    assert done.stdout.count("    A B C D\n") == len(record["moves"])
+    assert "#" in done.stdout and "\x1b[" not in done.stdout  # highlighted, no colour into a pipe
+    assert done.stdout.rstrip().endswith(record["reason"])
+    last_score = f"score A {record['scores']['A']} - B {record['scores']['B']}"
+    assert last_score in done.stdout
+
+
+def test_replay_waits_for_enter_and_ends_at_end_of_input(results):
+    record = json.loads(results.read_text().splitlines()[0])
+    stdout = io.StringIO()
+    replay(record, None, io.StringIO("\n"), stdout)
+    assert "Move 2:" in stdout.getvalue() and "Move 3:" not in stdout.getvalue()
+    assert "Result" not in stdout.getvalue()
+
+
+def test_replay_of_a_missing_game_is_a_clear_error(results):
+    done = fruit_rage("replay", results, "--game", 3)
+    assert done.returncode == 2 and "no game 3" in done.stderr
+
+
+def play_args(**overrides):
+    settings = dict(first="you", size=3, types=2, time=60.0, seed=1, agent="greedy")
+    return SimpleNamespace(**{**settings, **overrides})
+
+
+def test_human_play_from_piped_input_rejects_bad_cells_and_plays_to_the_end():
+    # Board of seed 1: 001 / 011 / 110. Typing every cell in turn plays whatever is left.
+    cells = [f"{col}{row}" for col in "ABC" for row in "123"]
+    stdout = io.StringIO()
+    play_human_game(play_args(), io.StringIO("\n".join(["hello", "D1", ""] + cells * 5) + "\n"), stdout)
+    text = stdout.getvalue()
+    assert "not a cell name: 'HELLO'" in text and "D1 is off the 3x3 board; try again." in text
+    assert "You played A1: 3 fruit, 9 points" in text
+    assert "Agent (greedy) played" in text
+    assert "is an empty cell; try again." in text
+    assert "The agent wins: score" in text or "You win: score" in text
+
+
+def test_human_play_quits_cleanly_at_end_of_input():
+    done = fruit_rage("play", "--size", 3, "--types", 2, "--seed", 1, "--agent", "greedy", stdin_text="A1\n")
+    assert done.returncode == 0 and done.stderr == ""
+    assert "You played A1" in done.stdout and done.stdout.endswith("Game abandoned.\n")
+
+
+def test_human_play_against_ours_when_the_agent_starts():
+    done = fruit_rage("play", "--size", 3, "--types", 2, "--seed", 2, "--first", "agent", stdin_text="q\n")
+    assert done.returncode == 0, done.stderr
+    assert "The agent moves first" in done.stdout and "Agent (ours) played" in done.stdout
+    assert "Your move" in done.stdout and done.stdout.endswith("Game abandoned.\n")
+
+
+def test_board_rendering():
+    grid = ("*1", "01")
+    assert render_board(grid, {(0, 1), (1, 1)}) == "    A B\n  1 . #\n  2 0 #"
+    coloured = render_board(grid, {(0, 1)}, colour=True)
+    assert "\x1b[1;92;7m1\x1b[0m" in coloured and "\x1b[1;91m0\x1b[0m" in coloured
+    assert not use_colour(io.StringIO())
+
+
+def test_baselines_choose_legal_moves_of_their_kind():
+    grid = ("3102", "0121", "3021", "0221")
+    cell = greedy_move(grid)
+    assert len(play(grid, cell)[0]) == 4 and play(grid, cell)[1] == max(len(g) for g in groups(grid)) ** 2
+    assert random_move(grid, 1.0) == random_move(grid, 1.0)  # seeded by the position
+    assert any(random_move(grid, 1.0) in g for g in groups(grid))
+
+
+def test_minimax3_plays_the_depth_3_minimax_move():
+    grid = ("3102", "0121", "3021", "0221")
+    after, points = play(grid, minimax3_move(grid, 300.0))
+    assert points - negamax_value(after, 2) == negamax_value(grid, 3)
+
+
+def test_minimax3_still_answers_when_almost_out_of_time():
+    grid = ("3102", "0121", "3021", "0221")
+    assert play(grid, minimax3_move(grid, 0.01))[1] > 0
+
+
+def test_baselines_speak_the_protocol(tmp_path):
+    (tmp_path / "input.txt").write_text("2\n3\n123.6\n01\n21\n")
+    for name in ("random", "greedy", "minimax3"):
+        done = subprocess.run([sys.executable, "-m", "agent.baselines", name], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60, env={"PYTHONPATH": PROJECT_ROOT})
+        assert done.returncode == 0, done.stderr
+        lines = (tmp_path / "output.txt").read_text().splitlines()
+        assert len(lines) == 3
+    assert lines[0] in ("B1", "B2") and lines[1:] == ["0*", "2*"]  # minimax3 takes the pair

@@ -1,0 +1,128 @@
+"""The referee's rules, with scripted agents run as real processes."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from agent.arena.agents import agent_spec
+from agent.arena.match import MatchSettings, first_mover, play_match_game
+from agent.arena.process import MoveRunner
+from agent.arena.referee import (FAULT_INVALID, FAULT_TIME, CommandPlayer, Move, check_output,
+                                 decide, play_game, random_board)
+from agent.rules import parse_move_name, play
+from arena_helpers import scripted_agent
+
+TINY = dict(games=1, size=4, types=3, time=5.0, seed=7)
+
+
+def game(agent_a: str, agent_b: str, grace: float = 10.0, game_number: int = 1, **settings) -> dict:
+    options = {**TINY, **settings}
+    return play_match_game(MatchSettings((agent_a, agent_b), **options), game_number, MoveRunner(grace))
+
+
+def test_greedy_against_random_plays_to_the_end():
+    record = game("greedy", "random")
+    assert record["winner"] in ("A", "B") and record["fault"] is None
+    assert record["reason"].startswith("score")
+    assert sum(move["points"] for move in record["moves"]) == sum(record["scores"].values())
+    assert all(move["cpu"] > 0 for move in record["moves"])
+    grid = tuple(record["board"])
+    for move in record["moves"]:  # every recorded move replays legally to an empty box
+        grid, points = play(grid, parse_move_name(move["move"]))
+        assert points == move["points"]
+    assert all(ch == "*" for row in grid for ch in row)
+
+
+def test_cpu_over_the_remaining_time_loses_on_time(tmp_path):
+    record = game(scripted_agent(tmp_path, "burn", 0.5), "greedy", time=0.3)
+    assert record["winner"] == "B" and record["fault"] == FAULT_TIME
+    assert "ran out of time" in record["reason"]
+    last = record["moves"][-1]
+    assert last["player"] == "A" and last["cpu"] >= 0.3 and record["clocks"]["A"] <= 0
+
+
+def test_a_hanging_agent_is_killed_after_the_grace_period(tmp_path):
+    record = game("greedy", scripted_agent(tmp_path, "hang"), grace=0.5, time=0.3)
+    assert record["winner"] == "A" and record["fault"] == FAULT_TIME
+    assert record["reason"] == "killed: still running 0.5 s after its time ran out"
+
+
+@pytest.mark.parametrize("script, reason", [
+    ("crash", "no output.txt (exit code 1: RuntimeError: scripted crash)"),
+    ("garbage", "garbled output.txt: expected a move and 4 rows, got 1 line(s)"),
+    ("wrong_board", "wrong board after"),
+    ("empty_cell", "is an empty cell"),
+])
+def test_a_bad_answer_loses(tmp_path, script, reason):
+    # a game where B moves first, so the scripted A always sees holes in the board
+    b_first = 1 if first_mover(TINY["seed"], 1) == 1 else 2
+    record = game(scripted_agent(tmp_path, script), "greedy", game_number=b_first)
+    assert record["first"] == "B"
+    assert record["winner"] == "B" and record["fault"] == FAULT_INVALID
+    assert reason in record["reason"]
+    assert record["moves"][-1]["reason"] == record["reason"]
+
+
+def test_a_command_that_does_not_exist_loses():
+    record = game("greedy", "no-such-fruit-rage-agent --please")
+    assert record["winner"] == "A" and record["fault"] == FAULT_INVALID
+    assert "command not found" in record["reason"]
+
+
+def test_equal_scores_go_to_the_player_with_more_time_left(tmp_path):
+    # 01/10: four single fruit whichever way greedy plays, so 2 points each
+    grid = ("01", "10")
+    runner = MoveRunner()
+    players = [CommandPlayer(agent_spec("greedy"), runner),
+               CommandPlayer(agent_spec(scripted_agent(tmp_path, "burn", 0.3)), runner)]
+    for first in (0, 1):
+        result = play_game(players, grid, 2, 10.0, first)
+        assert result.scores == [2, 2]
+        assert result.winner == 0 and result.fault is None
+        assert result.reason.startswith("tied at 2, more time left")
+
+
+def test_decide():
+    assert decide([10, 4], [1.0, 9.0]) == (0, "score 10 to 4")
+    assert decide([4, 4], [1.0, 9.0])[0] == 1
+    assert decide([4, 4], [2.5, 2.5]) == (None, "tied at 4 with equal time left")
+
+
+def test_time_is_charged_even_for_a_legal_move_and_zero_loses():
+    def exact_clock_player(grid, types, time_left):
+        return Move(time_left, "A1", *play(grid, (0, 0)))
+
+    def never_called(grid, types, time_left):
+        raise AssertionError("the game is over")
+
+    result = play_game([exact_clock_player, never_called], ("00", "11"), 2, 1.0, 0)
+    assert result.winner == 1 and result.fault == FAULT_TIME and result.scores == [0, 0]
+
+
+def test_first_player_alternates_and_game_one_is_drawn_from_the_seed():
+    for seed in range(5):
+        firsts = [first_mover(seed, k) for k in range(1, 7)]
+        assert firsts[0] == random.Random(seed).randrange(2)
+        assert all(a != b for a, b in zip(firsts, firsts[1:]))
+
+
+def test_seeds_reproduce_boards():
+    assert random_board(12, 5, 3) == random_board(12, 5, 3)
+    assert random_board(12, 5, 3) != random_board(13, 5, 3)
+    board = random_board(12, 26, 9)
+    assert len(board) == 26 and all(len(row) == 26 and set(row) <= set("012345678") for row in board)
+    record = game("greedy", "greedy", game_number=3)
+    assert tuple(record["board"]) == random_board(record["seed"], 4, 3)
+
+
+def test_check_output_accepts_exactly_the_right_answer():
+    grid = ("3102", "0121", "3021", "0221")
+    after, points = play(grid, (3, 1))
+    assert check_output(grid, "C2\n" + "\n".join(after) + "\n") == ("C2", after, points)
+    assert check_output(grid, "b4\r\n" + "\r\n".join(after))[1] == after  # any cell of the group
+    for text, reason in [("E1\n" + "\n".join(after), "off the 4x4 board"),
+                         ("C2\n" + "\n".join(grid), "wrong board"),
+                         ("", "garbled")]:
+        with pytest.raises(ValueError, match=reason):
+            check_output(grid, text)

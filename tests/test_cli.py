@@ -1,0 +1,110 @@
+"""The fruit-rage command end to end, in temporary folders, as separate processes."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agent import launch, rules
+from agent.gamefile import parse_input, parse_output
+
+SAMPLES = Path(__file__).resolve().parent.parent / "io_samples"
+SAMPLE_DIRS = sorted(p for p in SAMPLES.iterdir() if p.is_dir())
+
+
+def fruit_rage(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "agent", *args], cwd=cwd, capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, timeout=600)
+
+
+def assert_legal_answer(input_text, output_text):
+    game = parse_input(input_text)
+    move, grid = parse_output(output_text, game.n)
+    cell = rules.parse_move_name(move)
+    assert 0 <= cell[0] < game.n and 0 <= cell[1] < game.n
+    assert game.grid[cell[0]][cell[1]] != rules.EMPTY, f"{move} is an empty cell"
+    assert grid == rules.play(game.grid, cell)[0]
+
+
+def test_there_are_enough_samples():
+    assert len(SAMPLE_DIRS) >= 12
+    sizes = {parse_input((d / "input.txt").read_text()).n for d in SAMPLE_DIRS}
+    assert {1, 2, 5, 10, 15, 20, 26} <= sizes
+
+
+@pytest.mark.parametrize("sample", SAMPLE_DIRS, ids=lambda p: p.name)
+def test_sample_outputs_are_correct(sample):
+    assert_legal_answer((sample / "input.txt").read_text(), (sample / "output.txt").read_text())
+
+
+@pytest.mark.parametrize("sample", SAMPLE_DIRS, ids=lambda p: p.name)
+def test_agent_answers_every_sample_legally(sample, tmp_path):
+    shutil.copy(sample / "input.txt", tmp_path / "input.txt")
+    done = fruit_rage(cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert_legal_answer((tmp_path / "input.txt").read_text(), (tmp_path / "output.txt").read_text())
+
+
+def test_move_subcommand_with_paths_and_verbose(tmp_path):
+    shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "position.txt")
+    done = fruit_rage("move", "--input", "position.txt", "--output", "answer.txt", "--verbose",
+                      cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "depth   1" in done.stderr and "chose" in done.stderr
+    assert_legal_answer((tmp_path / "position.txt").read_text(), (tmp_path / "answer.txt").read_text())
+
+
+def test_lean_launch_plays_a_move(tmp_path):
+    shutil.copy(SAMPLE_DIRS[0] / "input.txt", tmp_path / "input.txt")
+    done = subprocess.run(launch.move_command(), env=launch.move_environment(), cwd=tmp_path,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert_legal_answer((tmp_path / "input.txt").read_text(), (tmp_path / "output.txt").read_text())
+
+
+@pytest.mark.parametrize("content, fragment", [
+    (None, "no input file"),
+    ("3\n2\n1\n000\n00\n000\n", "line 5"),
+    ("2\n2\n-1\n00\n00\n", "line 3"),
+    ("2\n2\n1\n0*\n*0\n", "floats"),
+])
+def test_bad_input_fails_cleanly_and_writes_nothing(tmp_path, content, fragment):
+    if content is not None:
+        (tmp_path / "input.txt").write_text(content)
+    done = fruit_rage(cwd=tmp_path)
+    assert done.returncode == 2
+    assert fragment in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "output.txt").exists()
+    assert sorted(os.listdir(tmp_path)) == (["input.txt"] if content is not None else [])
+
+
+def test_perft_command_prints_counts(tmp_path):
+    (tmp_path / "p.txt").write_text("3\n2\n10\n***\n*10\n000\n")
+    done = fruit_rage("perft", "p.txt", "3", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    counts = [int(line.split()[1].replace(",", "")) for line in done.stdout.splitlines()[1:]]
+    grid = ("***", "*10", "000")
+    assert counts == [rules.perft(grid, d) for d in (1, 2, 3)]
+
+
+def test_help_and_bad_arguments(tmp_path):
+    done = fruit_rage("--help", cwd=tmp_path)
+    assert done.returncode == 0 and "perft" in done.stdout and "match" in done.stdout
+    done = fruit_rage("perft", "p.txt", "-1", cwd=tmp_path)
+    assert done.returncode == 2 and "must be >= 0" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_unwritable_output_is_a_clear_error(tmp_path):
+    shutil.copy(SAMPLE_DIRS[0] / "input.txt", tmp_path / "input.txt")
+    done = fruit_rage("move", "--output", str(tmp_path / "missing" / "out.txt"), cwd=tmp_path)
+    assert done.returncode == 1 and "cannot write" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_calibration_file_is_written_and_read(tmp_path):
+    done = fruit_rage("calibrate", "--seconds", "0.3", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    from agent.calibration import load
+    calibration = load(str(tmp_path / "calibration.txt"))
+    assert calibration.nodes_per_second > 1000 and 0 < calibration.startup < 2

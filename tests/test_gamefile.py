@@ -1,0 +1,61 @@
+"""input.txt parsing: liberal where harmless, a clear error naming the line otherwise."""
+import pytest
+
+from agent.gamefile import InputError, parse_input, parse_output, format_output, write_atomically
+
+GOOD = "3\n2\n24.345\n***\n*10\n000\n"
+
+
+def test_parses_the_worked_example():
+    game = parse_input(GOOD)
+    assert (game.n, game.types, game.time_left, game.grid) == (3, 2, 24.345, ("***", "*10", "000"))
+
+
+@pytest.mark.parametrize("text", [
+    GOOD.replace("\n", "\r\n"),                 # CRLF
+    GOOD.replace("\n", "  \n"),                 # trailing spaces
+    GOOD.rstrip("\n"),                          # no final newline
+    GOOD + "\n\n",                              # blank lines after the board
+])
+def test_liberal_forms_parse_the_same(text):
+    assert parse_input(text).grid == ("***", "*10", "000")
+
+
+def test_digits_at_or_above_p_are_accepted():
+    assert parse_input("3\n10\n7.24\n444\n444\n444\n").grid == ("444",) * 3
+    assert parse_input("2\n1\n5\n77\n79\n").grid == ("77", "79")
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("", "found 0 line"),
+    ("x\n2\n1\n", "line 1: board size n must be an integer"),
+    ("0\n2\n1\n", "line 1: board size n must be 1..26"),
+    ("27\n2\n1\n", "line 1: board size n must be 1..26"),
+    ("2\nz\n1\n00\n00\n", "line 2: number of fruit types p must be an integer"),
+    ("2\n0\n1\n00\n00\n", "line 2: number of fruit types p must be at least 1"),
+    ("2\n2\nsoon\n00\n00\n", "line 3: remaining time must be a number"),
+    ("2\n2\n0\n00\n00\n", "line 3: remaining time must be a positive number"),
+    ("2\n2\n-4.5\n00\n00\n", "line 3: remaining time must be a positive number"),
+    ("2\n2\nnan\n00\n00\n", "line 3: remaining time must be a positive number"),
+    ("3\n2\n1\n000\n00\n000\n", "line 5: board row has 2 characters, expected 3"),
+    ("3\n2\n1\n000\n0000\n000\n", "line 5: board row has 4 characters, expected 3"),
+    ("3\n2\n1\n000\n000\n", "expected 3 board rows on lines 4-6, found 2"),
+    ("2\n2\n1\n0a\n00\n", "line 4: column 2: 'a' is neither a digit nor '*'"),
+    ("2\n2\n1\n0.\n00\n", "line 4: column 2: '.' is neither a digit nor '*'"),
+    ("2\n2\n1\n**\n**\n", "the board is empty"),
+    ("2\n2\n1\n0*\n*0\n", "line 4: column 1: fruit floats above an empty cell"),
+    ("2\n2\n1\n00\n00\n00\n", "line 6: unexpected text after the 2 board rows"),
+    ("2\n2\n1\n\u0663\u0663\n00\n", "neither a digit"),
+])
+def test_bad_input_is_rejected_with_the_line(text, fragment):
+    with pytest.raises(InputError) as caught:
+        parse_input(text)
+    assert fragment in str(caught.value)
+
+
+def test_output_round_trip_and_atomic_write(tmp_path):
+    path = tmp_path / "output.txt"
+    write_atomically(str(path), format_output("B1", ("0*", "2*")))
+    assert path.read_text() == "B1\n0*\n2*\n"
+    assert parse_output(path.read_text(), 2) == ("B1", ("0*", "2*"))
+    assert [p.name for p in tmp_path.iterdir()] == ["output.txt"]
