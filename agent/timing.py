@@ -29,15 +29,17 @@ OWN_MOVES_PER_GROUP = 0.35  # a 26x26 p9 game lasts ~0.63 moves per group: half 
 class Budget:
     """CPU clock readings (seconds since process start) for one move."""
 
-    __slots__ = ("optimum", "maximum", "instant")
+    __slots__ = ("start", "optimum", "maximum", "instant")
 
-    def __init__(self, optimum: float, maximum: float, instant: bool):
+    def __init__(self, start: float, optimum: float, maximum: float, instant: bool):
+        self.start = start        # when the move's thinking began
         self.optimum = optimum    # aim to stop around here
         self.maximum = maximum    # the search is cut off here, whatever it is doing
         self.instant = instant    # too little time: play the shallowest search's move
 
     def __repr__(self) -> str:
-        return f"Budget(optimum={self.optimum:.4f}, maximum={self.maximum:.4f}, instant={self.instant})"
+        return (f"Budget(start={self.start:.4f}, optimum={self.optimum:.4f}, "
+                f"maximum={self.maximum:.4f}, instant={self.instant})")
 
 
 def own_moves_left(groups: int) -> float:
@@ -58,21 +60,22 @@ def plan(remaining: float, moves_left: float, startup: float, spent: float) -> B
     overhead = max(startup, spent) + EXIT_COST
     spendable = remaining - reserve(remaining, moves_left, overhead)
     if spendable < MIN_THINK:
-        return Budget(spent, spent + MIN_THINK, instant=True)
+        return Budget(spent, spent, spent + MIN_THINK, instant=True)
     share = spendable / min(moves_left, HORIZON)
-    return Budget(spent + share, spent + min(MAX_FRACTION * spendable, MAX_STRETCH * share), instant=False)
+    return Budget(spent, spent + share, spent + min(MAX_FRACTION * spendable, MAX_STRETCH * share),
+                  instant=False)
 
 
 def keep_searching(budget: Budget, now: float, next_iteration: float,
                    stable_iterations: int, best_changed: bool) -> bool:
     """Whether to start another iteration, expected to cost `next_iteration` CPU seconds,
     at CPU reading `now`."""
-    target = budget.optimum
+    share = budget.optimum - budget.start
     if best_changed:
-        target *= 1.5
+        share *= 1.5
     elif stable_iterations >= 3:
-        target *= 0.7
-    target = min(target, budget.maximum)
+        share *= 0.7
+    target = min(budget.start + share, budget.maximum)
     if now >= target:
         return False
     return now + next_iteration <= budget.maximum

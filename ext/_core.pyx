@@ -248,6 +248,7 @@ cpdef enum:
     ORDER_ALL = 7
     EVAL_NONE = 0
     EVAL_GREEDY_PAIR = 1
+    EVAL_ALTERNATING = 2
 
 
 ctypedef struct SearchState:
@@ -279,22 +280,44 @@ cdef inline double cpu_seconds() noexcept nogil:
 
 
 cdef int32_t evaluate(SearchState *s, const Position *pos, int ply) noexcept nogil:
-    """The horizon's guess at what is still to come: the mover takes the largest group,
-    the opponent the next largest. It works like two extra plies of greedy play and damps
-    the odd/even swing of a bare score difference."""
+    """The horizon's guess at what is still to come.
+    EVAL_GREEDY_PAIR: the mover takes the largest group, the opponent the next largest,
+    like two extra plies of greedy play; it damps the odd/even swing of a bare margin.
+    EVAL_ALTERNATING: the players take turns taking the groups largest first, as if the
+    groups never merged: a whole greedy game on the current groups."""
     cdef MoveList *moves = &s.moves[ply]
-    cdef int i, first = 0, second = 0, size
+    cdef int32_t sizes[MAX_GROUPS]
+    cdef int i, j, first = 0, second = 0, size, big = 0, singles = 0
+    cdef int32_t total = 0
     if s.eval_kind == EVAL_NONE:
         return 0
     enumerate_groups(pos, moves)
-    for i in range(moves.count):
+    if s.eval_kind == EVAL_GREEDY_PAIR:
+        for i in range(moves.count):
+            size = moves.groups[i].size
+            if size > first:
+                second = first
+                first = size
+            elif size > second:
+                second = size
+        return first * first - second * second
+    for i in range(moves.count):            # insertion sort of the groups larger than one
         size = moves.groups[i].size
-        if size > first:
-            second = first
-            first = size
-        elif size > second:
-            second = size
-    return first * first - second * second
+        if size == 1:
+            singles += 1
+            continue
+        j = big
+        while j > 0 and sizes[j - 1] < size:
+            sizes[j] = sizes[j - 1]
+            j -= 1
+        sizes[j] = size
+        big += 1
+    for i in range(big):
+        total += sizes[i] * sizes[i] if i % 2 == 0 else -sizes[i] * sizes[i]
+    # the singles come last, one point each, alternately
+    if singles % 2:
+        total += 1 if big % 2 == 0 else -1
+    return total
 
 
 cdef void score_moves(SearchState *s, MoveList *moves, int32_t *scores, uint16_t tt_move) noexcept nogil:

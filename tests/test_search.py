@@ -1,0 +1,108 @@
+"""The alpha-beta search against plain minimax over the reference rules."""
+import functools
+import random
+import time
+
+import pytest
+
+from agent import rules, timing
+from agent._core import (EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE, ORDER_ALL, Board,
+                         Searcher)
+from agent.search import think
+from fruit_helpers import random_grid
+
+
+@functools.lru_cache(maxsize=None)
+def solve(grid):
+    """Plain minimax to the end of the game over the reference rules (memoised by grid:
+    the value of a position does not depend on how it was reached)."""
+    if rules.is_empty(grid):
+        return 0
+    return max(len(g) ** 2 - solve(rules.remove_and_fall(grid, g)) for g in rules.groups(grid))
+
+
+def small_positions(count, seed):
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        n = rng.randint(1, 5)
+        grid = random_grid(rng, n, rng.randint(1, 3), 0.0 if n <= 3 else 0.45)
+        if rules.fruit_count(grid) <= 14:
+            positions.append(grid)
+    return positions
+
+
+POSITIONS = small_positions(40, seed=11)
+FULL_5X5 = [random_grid(random.Random(s), 5, 3) for s in range(3)]
+
+
+@pytest.mark.parametrize("grid", POSITIONS + FULL_5X5)
+def test_full_depth_equals_plain_minimax_for_every_ordering_with_and_without_table(grid):
+    expected = solve(grid)
+    for tt_bits in (0, 16):
+        for ordering in range(ORDER_ALL + 1):
+            result = Searcher(Board(grid), tt_bits=tt_bits, ordering=ordering).search(99)
+            assert result["completed"] and result["exact"]
+            assert result["value"] == expected, (tt_bits, ordering)
+            child, points = Board(grid).play(result["move"])
+            assert points - solve(child.rows()) == expected, "the move does not reach the value"
+
+
+@pytest.mark.parametrize("grid", POSITIONS[:20])
+def test_depth_limited_search_equals_depth_limited_minimax(grid):
+    for depth in (1, 2, 3):
+        expected = rules.negamax_value(grid, depth)
+        for ordering in (0, ORDER_ALL):
+            result = Searcher(Board(grid), tt_bits=0, ordering=ordering, eval_kind=EVAL_NONE).search(depth)
+            assert result["value"] == expected
+        plain = Searcher(Board(grid), alpha_beta=False, eval_kind=EVAL_NONE).search(depth)
+        assert plain["value"] == expected
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_depth_limited_with_table_on_boards_that_cannot_end(seed):
+    """With no position solvable within the depth, table or not gives the same value."""
+    grid = random_grid(random.Random(seed), 7, 4)
+    board = Board(grid)
+    for depth in (1, 2, 3):
+        plain = Searcher(board, alpha_beta=False, eval_kind=EVAL_NONE).search(depth)["value"]
+        for ordering in (0, ORDER_ALL):
+            with_table = Searcher(board, tt_bits=16, ordering=ordering, eval_kind=EVAL_NONE)
+            assert with_table.search(depth)["value"] == plain
+
+
+@pytest.mark.parametrize("eval_kind", [EVAL_NONE, EVAL_GREEDY_PAIR, EVAL_ALTERNATING])
+def test_evaluation_never_changes_an_exact_result(eval_kind):
+    for grid in POSITIONS[:15]:
+        result = Searcher(Board(grid), eval_kind=eval_kind).search(99)
+        assert result["exact"] and result["value"] == solve(grid)
+
+
+def test_iterative_deepening_solves_small_positions_exactly():
+    for grid in POSITIONS[:15]:
+        now = time.process_time()
+        decision = think(Board(grid), timing.Budget(now, now + 5, now + 10, False))
+        assert decision.exact and decision.value == solve(grid)
+        cell = decision.move
+        assert grid[cell[0]][cell[1]] != rules.EMPTY
+
+
+def test_a_deadline_in_the_past_stops_the_search_but_a_move_is_still_legal():
+    grid = random_grid(random.Random(3), 26, 9)
+    searcher = Searcher(Board(grid))
+    result = searcher.search(6, deadline=0.0)
+    assert not result["completed"]
+    decision = think(Board(grid), timing.Budget(0.0, 0.0, 0.0, False))
+    assert decision.depth == 1
+    assert grid[decision.move[0]][decision.move[1]] != rules.EMPTY
+
+
+def test_principal_variation_is_a_legal_line():
+    grid = random_grid(random.Random(5), 6, 3)
+    searcher = Searcher(Board(grid))
+    searcher.search(4)
+    line = searcher.principal_variation(4)
+    assert line
+    for cell in line:
+        assert grid[cell[0]][cell[1]] != rules.EMPTY
+        grid = rules.play(grid, cell)[0]
