@@ -16,14 +16,14 @@ from __future__ import annotations
 
 SAFETY_FLOOR = 0.02        # s never planned on: clock granularity, scheduler noise
 SAFETY_FRACTION = 0.03     # of the remaining time, never planned on
-EXIT_COST = 0.01           # s to write output.txt and leave after the search stops
+EXIT_COST = 0.015          # s to write output.txt and leave after the search stops (measured ~8 ms)
 DEFAULT_STARTUP = 0.06     # s of start-up assumed for later moves when nothing is measured
 MIN_THINK = 0.005          # s: below this share a move answers at once
-HORIZON = 24               # own moves the spendable time is spread over, at most
+HORIZON = 40               # own moves the spendable time is spread over, at most
 MAX_STRETCH = 4.0          # a move may use this many times its share when unstable
 MAX_FRACTION = 0.5         # and never more than this part of the spendable time
 DEFAULT_GROWTH = 10.0      # next iteration / last, before two are measured
-OWN_MOVES_PER_GROUP = 0.35  # a 26x26 p9 game lasts ~0.63 moves per group: half are ours, +10%
+OWN_MOVES_PER_GROUP = 0.5  # one move per group at most (late game), half of them ours
 
 
 class Budget:
@@ -43,8 +43,10 @@ class Budget:
 
 
 def own_moves_left(groups: int) -> float:
-    """Expected number of moves this player still makes, from the groups on the board
-    (groups merge and split as the game goes; greedy self-play measures the ratio)."""
+    """Moves this player may still have to make, from the groups on the board. Early on
+    groups merge and a game takes fewer moves (26x26 p9: ~0.63 per group in greedy
+    self-play); late in the game nearly every group is a move. The estimate must not be
+    low: each of those moves pays its start-up."""
     return max(1.0, groups * OWN_MOVES_PER_GROUP)
 
 
@@ -62,8 +64,8 @@ def plan(remaining: float, moves_left: float, startup: float, spent: float) -> B
     if spendable < MIN_THINK:
         return Budget(spent, spent, spent + MIN_THINK, instant=True)
     share = spendable / min(moves_left, HORIZON)
-    return Budget(spent, spent + share, spent + min(MAX_FRACTION * spendable, MAX_STRETCH * share),
-                  instant=False)
+    cap = min(MAX_FRACTION * spendable, MAX_STRETCH * share)
+    return Budget(spent, spent + min(share, cap), spent + cap, instant=False)
 
 
 def keep_searching(budget: Budget, now: float, next_iteration: float,

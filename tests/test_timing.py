@@ -1,0 +1,63 @@
+"""The time policy's pure functions, over every clock and board size."""
+import pytest
+
+from agent import timing
+
+REMAINING = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600]
+GROUPS = sorted({1, 2, 3, 5, 10, 36, 82, 150, 300, 544, 676})   # 1x1 up to full 26x26 boards
+
+
+@pytest.mark.parametrize("remaining", REMAINING)
+@pytest.mark.parametrize("startup", [0.0, 0.01, 0.03, 0.1])
+def test_hard_maximum_leaves_the_reserve(remaining, startup):
+    for groups in GROUPS:
+        moves_left = timing.own_moves_left(groups)
+        for spent in (0.005, 0.02, 0.05):
+            budget = timing.plan(remaining, moves_left, startup, spent)
+            assert spent <= budget.start <= budget.optimum <= budget.maximum
+            if budget.instant:
+                assert budget.maximum == spent + timing.MIN_THINK
+                continue
+            # this move's whole charge, exit included, leaves the reserve for the moves after it
+            overhead = max(startup, spent) + timing.EXIT_COST
+            later = timing.reserve(remaining, moves_left - 1, overhead)
+            assert budget.maximum + timing.EXIT_COST <= remaining - later + 1e-9
+            assert budget.maximum + timing.EXIT_COST <= remaining - timing.SAFETY_FLOOR
+
+
+def test_more_time_or_fewer_moves_never_shrink_the_budget():
+    previous = None
+    for remaining in REMAINING:
+        budget = timing.plan(remaining, 50, 0.03, 0.03)
+        if previous is not None:
+            assert budget.optimum >= previous.optimum and budget.maximum >= previous.maximum
+        previous = budget
+    assert timing.plan(100, 10, 0.03, 0.03).optimum > timing.plan(100, 100, 0.03, 0.03).optimum
+
+
+def test_too_little_time_answers_at_once():
+    assert timing.plan(0.05, 20, 0.03, 0.03).instant
+    assert not timing.plan(300, 20, 0.03, 0.03).instant
+
+
+def test_keep_searching_stops_at_the_optimum_and_before_an_overrun():
+    budget = timing.Budget(start=1.0, optimum=2.0, maximum=4.0, instant=False)
+    assert timing.keep_searching(budget, 1.5, 0.1, 0, False)
+    assert not timing.keep_searching(budget, 2.1, 0.1, 0, False)
+    assert timing.keep_searching(budget, 2.1, 0.1, 0, True)          # unstable: stretch
+    assert not timing.keep_searching(budget, 1.75, 0.1, 3, False)     # stable: stop early
+    assert timing.keep_searching(budget, 1.75, 0.1, 0, False)
+    assert not timing.keep_searching(budget, 1.5, 2.6, 0, False)      # would pass the maximum
+
+
+def test_prediction_uses_the_growth_of_the_same_parity():
+    # odd depths cost far more than even ones on wide boards
+    costs = [0.002, 0.005, 0.9, 2.2]
+    assert timing.predict_next_iteration(costs) == pytest.approx(2.2 * 0.9 / 0.005)
+    assert timing.predict_next_iteration([0.01]) == pytest.approx(0.01 * timing.DEFAULT_GROWTH)
+    assert timing.predict_next_iteration([]) == 0.0
+
+
+def test_own_moves_left_grows_with_the_groups():
+    assert timing.own_moves_left(1) == 1.0
+    assert timing.own_moves_left(544) > timing.own_moves_left(100) > 1
