@@ -35,7 +35,9 @@ def choose_move(game, calibration_path=None, verbose=False, clock=time.process_t
                      report=_print_iteration if verbose else None)
     next_board, points = board.play(decision.move)
     if verbose:
-        print(f"{budget}; chose {move_name(decision.move)} ({points} points), "
+        outcome = (f"exact final margin {decision.value:+d}" if decision.exact
+                   else f"value {decision.value:+d} at depth {decision.depth}")
+        print(f"{budget}; chose {move_name(decision.move)} ({points} points), {outcome}, "
               f"CPU {clock():.3f} s, TT hit rate {decision.tt_hit_rate:.1%}", file=sys.stderr)
     return Choice(move_name(decision.move), next_board.rows(), points, decision, budget)
 

@@ -25,6 +25,7 @@ import argparse
 import sys
 from typing import Iterator, NamedTuple, Optional
 
+from nim_games.console import play_to_the_end
 from nim_games.minimax import search
 
 RULES = ("free", "classic")
@@ -370,26 +371,18 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)  # exits with 2 on bad arguments
     if args.num_red is not None and args.num_blue is None:
         parser.error("num_blue is required when num_red is given")
-    try:
-        if args.num_red is None:
-            settings = ask_settings(args.rules, args.demo)
-        else:
-            settings = Settings(
-                args.rules or "free",
-                args.num_red,
-                args.num_blue,
-                args.version,
-                args.first,
-                args.depth,
-                args.demo,
-            )
-        play(settings)
-    except EOFError:
-        print("\nEnd of input: game abandoned.")
-    except KeyboardInterrupt:
-        print("\nInterrupted: game abandoned.")
-        return 130
-    return 0
+    if args.num_red is None:
+        return play_to_the_end(lambda: play(ask_settings(args.rules, args.demo)))
+    settings = Settings(
+        args.rules or "free",
+        args.num_red,
+        args.num_blue,
+        args.version,
+        args.first,
+        args.depth,
+        args.demo,
+    )
+    return play_to_the_end(play, settings)
 
 
 if __name__ == "__main__":

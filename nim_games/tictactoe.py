@@ -16,6 +16,7 @@ import argparse
 import sys
 from typing import Iterator, NamedTuple, Optional, Sequence
 
+from nim_games.console import play_to_the_end
 from nim_games.minimax import search
 
 EMPTY = "."
@@ -159,14 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    try:
-        play("X" if args.first == "human" else "O")
-    except EOFError:
-        print("\nEnd of input: game abandoned.")
-    except KeyboardInterrupt:
-        print("\nInterrupted: game abandoned.")
-        return 130
-    return 0
+    return play_to_the_end(play, "X" if args.first == "human" else "O")
 
 
 if __name__ == "__main__":

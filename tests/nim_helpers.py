@@ -7,6 +7,9 @@ searched (no pruning), and only a memo on (state, depth) keeps the sweeps fast.
 
 from __future__ import annotations
 
+import io
+import sys
+
 from functools import lru_cache
 from typing import NamedTuple, Optional
 
@@ -75,3 +78,14 @@ class CountingGame:
             return evaluate(s.inner)
 
         return counted
+
+
+def run_cli(main, monkeypatch, capsys, argv, stdin=""):
+    """(exit code, stdout, stderr) of `main(argv)` with `stdin` as standard input."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    try:
+        code = main(argv)
+    except SystemExit as exit:  # argparse
+        code = exit.code
+    out, err = capsys.readouterr()
+    return code, out, err

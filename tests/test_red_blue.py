@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import builtins
-import io
 import subprocess
 import sys
 from functools import lru_cache
@@ -13,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from nim_games.minimax import search
 from nim_games.red_blue import WIN, RedBlueNim, Take, main
-from nim_helpers import CountingGame, plain_minimax
+from nim_helpers import CountingGame, plain_minimax, run_cli
 
 RULE_SETS = [
     (rules, version) for rules in ("free", "classic") for version in ("standard", "misere")
@@ -202,13 +201,7 @@ def test_illegal_moves_are_explained(rules, move, reason):
 
 
 def run(monkeypatch, capsys, argv, stdin=""):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    try:
-        code = main(argv)
-    except SystemExit as exit:  # argparse
-        code = exit.code
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(main, monkeypatch, capsys, argv, stdin)
 
 
 def test_classic_game_human_wins_the_points(monkeypatch, capsys):

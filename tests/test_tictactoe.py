@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import builtins
-import io
 import subprocess
 import sys
 
@@ -11,7 +10,7 @@ import pytest
 
 from nim_games.minimax import search
 from nim_games.tictactoe import TicTacToe, find_best_move, main, make_position
-from nim_helpers import plain_minimax
+from nim_helpers import plain_minimax, run_cli
 
 GAME = TicTacToe()
 EMPTY_BOARD = ["...", "...", "..."]
@@ -88,13 +87,7 @@ def test_the_computer_never_loses_to_any_sequence_of_moves(computer):
 
 
 def run(monkeypatch, capsys, argv, stdin=""):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    try:
-        code = main(argv)
-    except SystemExit as exit:  # argparse
-        code = exit.code
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(main, monkeypatch, capsys, argv, stdin)
 
 
 def test_a_careless_human_loses(monkeypatch, capsys):
