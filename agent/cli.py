@@ -2,7 +2,6 @@
 when that subcommand runs, so the per-move path loads nothing it does not use."""
 from __future__ import annotations
 
-import importlib
 import sys
 
 DESCRIPTION = """\
@@ -170,6 +169,8 @@ def main(argv=None) -> int:
         # The competition call: skip argparse, whose imports cost the move's clock.
         from agent.move_command import play_files
         return play_files("input.txt", "output.txt")
+    import importlib
+
     args = build_parser().parse_args(argv)
     try:
         return importlib.import_module(args.handler).run(args)

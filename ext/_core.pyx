@@ -669,7 +669,10 @@ cdef class Searcher:
             if entry.key != board.pos.hash or entry.move == NO_MOVE:
                 break
             cell = (board.pos.n - 1 - entry.move % 32, entry.move // 32)
+            try:
+                board = board.play(cell)[0]
+            except ValueError:      # a hash collision left a move of another position
+                break
             line.append(cell)
-            board = board.play(cell)[0]
         return line
 INFINITE_VALUE = INFINITE
