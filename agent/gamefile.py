@@ -106,7 +106,9 @@ def read_input(path: str) -> GameInput:
 
 
 def format_input(grid, types: int, time_left: float) -> str:
-    return f"{len(grid)}\n{types}\n{time_left:.6g}\n" + "".join(row + "\n" for row in grid)
+    # microsecond precision, no exponent: a referee must not round a clock up by much
+    seconds = f"{time_left:.6f}".rstrip("0").rstrip(".")
+    return f"{len(grid)}\n{types}\n{seconds}\n" + "".join(row + "\n" for row in grid)
 
 
 def format_output(move: str, grid) -> str:
