@@ -28,8 +28,7 @@ class Choice:
 def choose_move(game, calibration_path=None, verbose=False, clock=time.process_time) -> Choice:
     calibration = load(calibration_path) if calibration_path else Calibration()
     board = Board(game.grid)
-    moves_left = timing.own_moves_left(board.group_count())
-    budget = timing.plan(game.time_left, moves_left, calibration.startup, clock())
+    budget = timing.plan(game.time_left, board.group_count(), calibration.startup, clock())
     expected_nodes = calibration.nodes_per_second * max(budget.maximum - clock(), 0.0)
     decision = think(board, budget, tt_bits=table_bits(expected_nodes), clock=clock,
                      report=_print_iteration if verbose else None)

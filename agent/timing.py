@@ -5,8 +5,8 @@ charged. All times here are process CPU seconds counted from process start (the 
 search polls), so "maximum = 0.8" means "stop the search when this process has used 0.8 s".
 
 The policy, in the manner of Ethereal's time manager:
-- plan(): reserve the start-up and exit cost of every own move still to come plus a safety
-  margin, spread the rest over the expected own moves (at most HORIZON of them, so early,
+- plan(): reserve the start-up and exit cost of every own move that may still come plus a
+  safety margin, spread the rest over the expected own moves (at most HORIZON of them, so early,
   decisive moves get more), and cap the move at MAX_STRETCH times its share and at
   MAX_FRACTION of all that is spendable (the estimate of moves left can be wrong);
 - keep_searching(): after each iteration, stop early when the best move has been stable,
@@ -17,13 +17,13 @@ from __future__ import annotations
 SAFETY_FLOOR = 0.02        # s never planned on: clock granularity, scheduler noise
 SAFETY_FRACTION = 0.03     # of the remaining time, never planned on
 EXIT_COST = 0.015          # s to write output.txt and leave after the search stops (measured ~8 ms)
-DEFAULT_STARTUP = 0.06     # s of start-up assumed for later moves when nothing is measured
 MIN_THINK = 0.005          # s: below this share a move answers at once
 HORIZON = 40               # own moves the spendable time is spread over, at most
 MAX_STRETCH = 4.0          # a move may use this many times its share when unstable
 MAX_FRACTION = 0.5         # and never more than this part of the spendable time
 DEFAULT_GROWTH = 10.0      # next iteration / last, before two are measured
-OWN_MOVES_PER_GROUP = 0.5  # one move per group at most (late game), half of them ours
+EXPECTED_OWN_MOVES_PER_GROUP = 0.35  # 26x26 p9 games last ~0.63 moves per initial group
+MOST_OWN_MOVES_PER_GROUP = 0.5      # late in a game nearly every group is a move
 
 
 class Budget:
@@ -42,12 +42,13 @@ class Budget:
                 f"maximum={self.maximum:.4f}, instant={self.instant})")
 
 
-def own_moves_left(groups: int) -> float:
-    """Moves this player may still have to make, from the groups on the board. Early on
-    groups merge and a game takes fewer moves (26x26 p9: ~0.63 per group in greedy
-    self-play); late in the game nearly every group is a move. The estimate must not be
-    low: each of those moves pays its start-up."""
-    return max(1.0, groups * OWN_MOVES_PER_GROUP)
+def own_moves_left(groups: int) -> tuple:
+    """(expected, at most) moves this player still makes, from the groups on the board.
+    Groups merge as the game goes, so a game takes fewer moves than it has groups; the
+    time is shared out over the expected number, but the start-up reserve must cover the
+    most there can be, since each of those moves pays its start-up."""
+    return (max(1.0, groups * EXPECTED_OWN_MOVES_PER_GROUP),
+            max(1.0, groups * MOST_OWN_MOVES_PER_GROUP))
 
 
 def reserve(remaining: float, moves_left: float, overhead: float) -> float:
@@ -56,14 +57,16 @@ def reserve(remaining: float, moves_left: float, overhead: float) -> float:
     return SAFETY_FLOOR + SAFETY_FRACTION * remaining + overhead * moves_left
 
 
-def plan(remaining: float, moves_left: float, startup: float, spent: float) -> Budget:
-    """Budget for this move. `remaining` is the clock in input.txt, `startup` the start-up
-    cost expected of each later move, `spent` what this process has used so far."""
+def plan(remaining: float, groups: int, startup: float, spent: float) -> Budget:
+    """Budget for this move. `remaining` is the clock in input.txt, `groups` the groups on
+    the board, `startup` the start-up cost expected of each later move, `spent` what this
+    process has used so far."""
+    expected_moves, most_moves = own_moves_left(groups)
     overhead = max(startup, spent) + EXIT_COST
-    spendable = remaining - reserve(remaining, moves_left, overhead)
+    spendable = remaining - reserve(remaining, most_moves, overhead)
     if spendable < MIN_THINK:
         return Budget(spent, spent, spent + MIN_THINK, instant=True)
-    share = spendable / min(moves_left, HORIZON)
+    share = spendable / min(expected_moves, HORIZON)
     cap = min(MAX_FRACTION * spendable, MAX_STRETCH * share)
     return Budget(spent, spent + min(share, cap), spent + cap, instant=False)
 

@@ -106,4 +106,3 @@ def test_principal_variation_is_a_legal_line():
     for cell in line:
         assert grid[cell[0]][cell[1]] != rules.EMPTY
         grid = rules.play(grid, cell)[0]
-

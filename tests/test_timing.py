@@ -11,16 +11,16 @@ GROUPS = sorted({1, 2, 3, 5, 10, 36, 82, 150, 300, 544, 676})   # 1x1 up to full
 @pytest.mark.parametrize("startup", [0.0, 0.01, 0.03, 0.1])
 def test_hard_maximum_leaves_the_reserve(remaining, startup):
     for groups in GROUPS:
-        moves_left = timing.own_moves_left(groups)
+        most_moves = timing.own_moves_left(groups)[1]
         for spent in (0.005, 0.02, 0.05):
-            budget = timing.plan(remaining, moves_left, startup, spent)
+            budget = timing.plan(remaining, groups, startup, spent)
             assert spent <= budget.start <= budget.optimum <= budget.maximum
             if budget.instant:
                 assert budget.maximum == spent + timing.MIN_THINK
                 continue
             # this move's whole charge, exit included, leaves the reserve for the moves after it
             overhead = max(startup, spent) + timing.EXIT_COST
-            later = timing.reserve(remaining, moves_left - 1, overhead)
+            later = timing.reserve(remaining, most_moves - 1, overhead)
             assert budget.maximum + timing.EXIT_COST <= remaining - later + 1e-9
             assert budget.maximum + timing.EXIT_COST <= remaining - timing.SAFETY_FLOOR
 
@@ -28,16 +28,16 @@ def test_hard_maximum_leaves_the_reserve(remaining, startup):
 def test_more_time_or_fewer_moves_never_shrink_the_budget():
     previous = None
     for remaining in REMAINING:
-        budget = timing.plan(remaining, 50, 0.03, 0.03)
+        budget = timing.plan(remaining, 100, 0.03, 0.03)
         if previous is not None:
             assert budget.optimum >= previous.optimum and budget.maximum >= previous.maximum
         previous = budget
-    assert timing.plan(100, 10, 0.03, 0.03).optimum > timing.plan(100, 100, 0.03, 0.03).optimum
+    assert timing.plan(100, 20, 0.03, 0.03).optimum > timing.plan(100, 200, 0.03, 0.03).optimum
 
 
 def test_too_little_time_answers_at_once():
-    assert timing.plan(0.05, 20, 0.03, 0.03).instant
-    assert not timing.plan(300, 20, 0.03, 0.03).instant
+    assert timing.plan(0.05, 40, 0.03, 0.03).instant
+    assert not timing.plan(300, 40, 0.03, 0.03).instant
 
 
 def test_keep_searching_stops_at_the_optimum_and_before_an_overrun():
@@ -59,5 +59,8 @@ def test_prediction_uses_the_growth_of_the_same_parity():
 
 
 def test_own_moves_left_grows_with_the_groups():
-    assert timing.own_moves_left(1) == 1.0
-    assert timing.own_moves_left(544) > timing.own_moves_left(100) > 1
+    assert timing.own_moves_left(1) == (1.0, 1.0)
+    for groups in GROUPS:
+        expected, most = timing.own_moves_left(groups)
+        assert 1.0 <= expected <= most
+    assert timing.own_moves_left(544)[0] > timing.own_moves_left(100)[0] > 1
