@@ -6,7 +6,7 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_PROCESS_CPUTIME_ID, clock_gettime, timespec
 
-from core_types cimport MASK_POOL, MAX_GROUPS, MAX_N, MAX_TYPES, Group, MoveList, Position, TTEntry
+from core_types cimport MAX_GROUPS, MAX_N, MAX_TYPES, Group, MoveList, Position, TTEntry
 
 cdef extern from *:
     int popcount "__builtin_popcount"(unsigned int x) nogil
@@ -284,7 +284,10 @@ cdef int32_t evaluate(SearchState *s, const Position *pos, int ply) noexcept nog
     EVAL_GREEDY_PAIR: the mover takes the largest group, the opponent the next largest,
     like two extra plies of greedy play; it damps the odd/even swing of a bare margin.
     EVAL_ALTERNATING: the players take turns taking the groups largest first, as if the
-    groups never merged: a whole greedy game on the current groups."""
+    groups never merged: a whole greedy game on the current groups.
+    Tuned by self-play (20 games each, 12x12 p4, 0.2 s a move, against greedy): pair 19-1,
+    none 18-2, alternating 18-1-1, all within noise of each other; the pair is the default,
+    the cheapest of the two that look past the horizon."""
     cdef MoveList *moves = &s.moves[ply]
     cdef int32_t sizes[MAX_GROUPS]
     cdef int i, j, first = 0, second = 0, size, big = 0, singles = 0
