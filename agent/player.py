@@ -15,14 +15,11 @@ TT_BITS_RANGE = (12, 22)    # 2^22 entries of 16 bytes = 64 MiB, the memory ceil
 
 
 class Choice:
-    __slots__ = ("name", "next_grid", "points", "decision", "budget")
+    __slots__ = ("name", "next_grid")
 
-    def __init__(self, name, next_grid, points, decision, budget):
-        self.name = name
-        self.next_grid = next_grid
-        self.points = points
-        self.decision = decision
-        self.budget = budget
+    def __init__(self, name: str, next_grid: tuple):
+        self.name = name              # e.g. "G8"
+        self.next_grid = next_grid    # the board after the move and gravity
 
 
 def choose_move(game, calibration_path=None, verbose=False, clock=time.process_time) -> Choice:
@@ -38,7 +35,7 @@ def choose_move(game, calibration_path=None, verbose=False, clock=time.process_t
                    else f"value {decision.value:+d} at depth {decision.depth}")
         print(f"{budget}; chose {move_name(decision.move)} ({points} points), {outcome}, "
               f"CPU {clock():.3f} s, TT hit rate {decision.tt_hit_rate:.1%}", file=sys.stderr)
-    return Choice(move_name(decision.move), next_board.rows(), points, decision, budget)
+    return Choice(move_name(decision.move), next_board.rows())
 
 
 def table_bits(expected_nodes: float) -> int:
