@@ -46,12 +46,10 @@ def _sane_float(text, bounds, default: float) -> float:
 
 def measure_nodes_per_second(seconds: float) -> float:
     """Search a fixed full 26x26 board with 9 fruit types for about `seconds` of CPU."""
-    import random
-
     from agent._core import Board, Searcher
+    from agent.rules import random_board
 
-    rng = random.Random(2017)
-    board = Board(["".join(rng.choice("012345678") for _ in range(26)) for _ in range(26)])
+    board = Board(random_board(2017, 26, 9))
     searcher = Searcher(board, tt_bits=20)
     start = time.process_time()
     nodes = 0

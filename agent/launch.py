@@ -21,8 +21,8 @@ def move_command() -> list:
     return [sys.executable, "-S", "-c", MOVE_CODE]
 
 
-def move_environment(base=None) -> dict:
-    env = dict(os.environ if base is None else base)
+def move_environment() -> dict:
+    env = dict(os.environ)
     env["PYTHONPATH"] = package_root()
     return env
 

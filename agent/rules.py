@@ -16,6 +16,14 @@ Cell = tuple  # tuple[int, int]: (row, col)
 Group = frozenset  # frozenset[Cell]
 
 
+def random_board(seed: int, size: int, types: int) -> Grid:
+    """A full board of `types` fruit types; the same seed always gives the same board."""
+    import random  # here: the move path never needs it
+
+    rng = random.Random(seed)
+    return tuple("".join(str(rng.randrange(types)) for _ in range(size)) for _ in range(size))
+
+
 def move_name(cell: Cell) -> str:
     """'B1' for (0, 1): column letter, then the 1-based row counted from the top."""
     row, col = cell

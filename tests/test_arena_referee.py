@@ -9,7 +9,8 @@ from agent.arena.agents import agent_spec
 from agent.arena.match import MatchSettings, first_mover, play_match_game
 from agent.arena.process import MoveRunner
 from agent.arena.referee import (FAULT_INVALID, FAULT_TIME, CommandPlayer, Move, check_output,
-                                 decide, play_game, random_board)
+                                 decide, play_game)
+from agent.rules import random_board
 from agent.rules import parse_move_name, play
 from arena_helpers import scripted_agent
 

@@ -9,7 +9,8 @@ from typing import Callable
 
 from agent.arena.agents import agent_spec
 from agent.arena.process import MoveRunner
-from agent.arena.referee import CommandPlayer, play_game, random_board
+from agent.arena.referee import CommandPlayer, play_game
+from agent.rules import random_board
 
 SIDES = ("A", "B")
 

@@ -7,7 +7,6 @@ process (CommandPlayer) or, in `fruit-rage play`, a person at the terminal.
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -39,12 +38,6 @@ class GameResult:
     winner: Optional[int] = None                # None: a draw
     reason: str = ""
     fault: Optional[str] = None                 # the loser's fault; None when decided by score
-
-
-def random_board(seed: int, size: int, types: int) -> tuple:
-    """A full board; the same seed always gives the same board."""
-    rng = random.Random(seed)
-    return tuple("".join(str(rng.randrange(types)) for _ in range(size)) for _ in range(size))
 
 
 def legal_cell(grid, name: str) -> tuple:

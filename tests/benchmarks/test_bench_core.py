@@ -7,6 +7,7 @@ import time
 from agent import launch, rules
 from agent._core import Board
 from agent.gamefile import format_input
+from agent.rules import random_board
 
 CORE_POSITIONS = 20_000
 
@@ -39,8 +40,6 @@ def test_reference_play_and_enumerate(benchmark, board_case):
 def test_cold_start_of_one_move(benchmark, tmp_path):
     """CPU (user + system) and wall time of a whole move process on a full 26x26 p9 board
     with little time left, so that it answers at once: the fixed cost of every move."""
-    from agent.arena.referee import random_board
-
     (tmp_path / "input.txt").write_text(format_input(random_board(7, 26, 9), 9, 0.5))
     samples = []
 

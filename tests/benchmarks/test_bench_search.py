@@ -6,6 +6,7 @@ import time
 from agent import launch, timing
 from agent._core import Board
 from agent.gamefile import format_input
+from agent.rules import random_board
 from agent.search import think
 
 
@@ -32,8 +33,6 @@ def test_search_one_second(benchmark, board_case):
 def test_startup_share_of_a_move(benchmark, tmp_path):
     """A move on a full 26x26 p9 board with 60 s left, as in a match: how much of its CPU
     is start-up (the process's CPU when the search starts, read from --verbose)."""
-    from agent.arena.referee import random_board
-
     (tmp_path / "input.txt").write_text(format_input(random_board(8, 26, 9), 9, 60.0))
     shares = []
 
