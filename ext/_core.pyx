@@ -287,7 +287,9 @@ cdef int32_t evaluate(SearchState *s, const Position *pos, int ply) noexcept nog
     groups never merged: a whole greedy game on the current groups.
     Tuned by self-play (20 games each, 12x12 p4, 0.2 s a move, against greedy): pair 19-1,
     none 18-2, alternating 18-1-1, all within noise of each other; the pair is the default,
-    the cheapest of the two that look past the horizon."""
+    the cheapest of the two that look past the horizon.
+    Every kind returns a value >= 0 (the mover takes a group at least as large as the
+    opponent's next one); frontier_prune relies on it."""
     cdef MoveList *moves = &s.moves[ply]
     cdef int32_t sizes[MAX_GROUPS]
     cdef int i, j, first = 0, second = 0, size, big = 0, singles = 0
@@ -355,6 +357,30 @@ cdef inline void pick_next(MoveList *moves, int32_t *scores, int i) noexcept nog
         scores[best] = tmp_score
 
 
+cdef int32_t frontier_prune(SearchState *s, MoveList *moves, int32_t *scores,
+                            int32_t alpha) noexcept nogil:
+    """One ply above the horizon a move is worth its points minus the evaluation of the
+    position it leaves, and every evaluation is >= 0 (the opponent moves first in it), so
+    a move whose points are <= alpha cannot raise alpha: drop it without playing it.
+    Returns the best of the dropped moves' upper bounds (-INFINITE if none was dropped),
+    a fail-soft bound for the node."""
+    cdef int i, kept = 0
+    cdef int32_t points, bound = -INFINITE
+    for i in range(moves.count):
+        points = <int32_t>moves.groups[i].size * moves.groups[i].size
+        if points <= alpha:
+            if points > bound:
+                bound = points
+            continue
+        moves.groups[kept] = moves.groups[i]
+        scores[kept] = scores[i]
+        kept += 1
+    if kept < moves.count:
+        s.horizon_hits += 1      # the dropped moves' values were guessed, not searched
+    moves.count = kept
+    return bound
+
+
 cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alpha, int32_t beta,
                      int ply) noexcept nogil:
     cdef TTEntry *entry = NULL
@@ -373,6 +399,11 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
         s.stop = True
     if s.stop:
         return 0
+    if depth == 0:
+        # No table probe here: a stored value from a deeper search may be negative, and
+        # the frontier's pruning below relies on the horizon value being the evaluation.
+        s.horizon_hits += 1
+        return evaluate(s, pos, ply)
     if s.tt != NULL:
         entry = &s.tt[pos.hash & s.tt_mask]
         s.tt_probes += 1
@@ -386,9 +417,6 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
                     if entry.depth != SOLVED_DEPTH:
                         s.horizon_hits += 1
                     return entry.value
-    if depth == 0:
-        s.horizon_hits += 1
-        return evaluate(s, pos, ply)
 
     moves = &s.moves[ply]
     scores = s.scores[ply]
@@ -396,9 +424,17 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     if ply == 0:
         tt_move = s.root_move if s.root_move != NO_MOVE else tt_move
     score_moves(s, moves, scores, tt_move)
+    if depth == 1 and ply > 0 and s.alpha_beta:
+        best = frontier_prune(s, moves, scores, alpha)
     for i in range(moves.count):
         pick_next(moves, scores, i)
         g = &moves.groups[i]
+        if depth == 1 and ply > 0 and s.alpha_beta and <int32_t>g.size * g.size <= alpha:
+            # alpha rose since frontier_prune: this move too cannot raise it
+            s.horizon_hits += 1
+            if <int32_t>g.size * g.size > best:
+                best = <int32_t>g.size * g.size
+            continue
         points = play_group(&child, pos, g, &moves.masks[g.first_mask])
         if not s.alpha_beta:
             value = points - negamax(s, &child, depth - 1, -INFINITE, INFINITE, ply + 1)
