@@ -123,9 +123,27 @@ def top_left(group: Group) -> Cell:
     return min(group)
 
 
-def negamax_value(grid: Grid, depth: int) -> int:
+def negamax_value(grid: Grid, depth: int, evaluate=None) -> int:
     """Plain minimax (negamax form) of the score difference, mover minus opponent, looking
-    `depth` moves ahead (points of the moves played only). The oracle for the search."""
-    if depth == 0 or is_empty(grid):
+    `depth` moves ahead; a position left at the horizon is worth evaluate(grid) to its
+    mover (0 without one). The oracle for the search."""
+    if is_empty(grid):
         return 0
-    return max(len(g) ** 2 - negamax_value(remove_and_fall(grid, g), depth - 1) for g in groups(grid))
+    if depth == 0:
+        return evaluate(grid) if evaluate else 0
+    return max(len(g) ** 2 - negamax_value(remove_and_fall(grid, g), depth - 1, evaluate)
+               for g in groups(grid))
+
+
+def greedy_pair_value(grid: Grid) -> int:
+    """The mover takes the largest group, the opponent the next largest (the core's
+    EVAL_GREEDY_PAIR, written plainly)."""
+    sizes = sorted((len(g) for g in groups(grid)), reverse=True) + [0, 0]
+    return sizes[0] ** 2 - sizes[1] ** 2
+
+
+def alternating_value(grid: Grid) -> int:
+    """The players take the groups in turn, largest first, as if they never merged (the
+    core's EVAL_ALTERNATING, written plainly)."""
+    sizes = sorted((len(g) for g in groups(grid)), reverse=True)
+    return sum(size * size if i % 2 == 0 else -size * size for i, size in enumerate(sizes))

@@ -357,8 +357,8 @@ cdef inline void pick_next(MoveList *moves, int32_t *scores, int i) noexcept nog
         scores[best] = tmp_score
 
 
-cdef int32_t frontier_prune(SearchState *s, MoveList *moves, int32_t *scores,
-                            int32_t alpha) noexcept nogil:
+cdef int32_t frontier_prune(SearchState *s, const Position *pos, MoveList *moves,
+                            int32_t *scores, int32_t alpha) noexcept nogil:
     """One ply above the horizon a move is worth its points minus the evaluation of the
     position it leaves, and every evaluation is >= 0 (the opponent moves first in it), so
     a move whose points are <= alpha cannot raise alpha: drop it without playing it.
@@ -371,12 +371,12 @@ cdef int32_t frontier_prune(SearchState *s, MoveList *moves, int32_t *scores,
         if points <= alpha:
             if points > bound:
                 bound = points
+            if moves.groups[i].size < pos.fruit:
+                s.horizon_hits += 1   # its value was guessed, not searched (a last group's is exact)
             continue
         moves.groups[kept] = moves.groups[i]
         scores[kept] = scores[i]
         kept += 1
-    if kept < moves.count:
-        s.horizon_hits += 1      # the dropped moves' values were guessed, not searched
     moves.count = kept
     return bound
 
@@ -425,13 +425,14 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
         tt_move = s.root_move if s.root_move != NO_MOVE else tt_move
     score_moves(s, moves, scores, tt_move)
     if depth == 1 and ply > 0 and s.alpha_beta:
-        best = frontier_prune(s, moves, scores, alpha)
+        best = frontier_prune(s, pos, moves, scores, alpha)
     for i in range(moves.count):
         pick_next(moves, scores, i)
         g = &moves.groups[i]
         if depth == 1 and ply > 0 and s.alpha_beta and <int32_t>g.size * g.size <= alpha:
             # alpha rose since frontier_prune: this move too cannot raise it
-            s.horizon_hits += 1
+            if g.size < pos.fruit:
+                s.horizon_hits += 1
             if <int32_t>g.size * g.size > best:
                 best = <int32_t>g.size * g.size
             continue

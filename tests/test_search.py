@@ -59,6 +59,19 @@ def test_depth_limited_search_equals_depth_limited_minimax(grid):
         assert plain["value"] == expected
 
 
+@pytest.mark.parametrize("eval_kind, evaluate", [(EVAL_GREEDY_PAIR, rules.greedy_pair_value),
+                                                 (EVAL_ALTERNATING, rules.alternating_value)])
+def test_depth_limited_search_with_an_evaluation_equals_minimax_with_it(eval_kind, evaluate):
+    """Also checks the frontier pruning, which relies on every evaluation being >= 0."""
+    for grid in POSITIONS[:20] + FULL_5X5[:1]:
+        for depth in (1, 2, 3, 4):
+            expected = rules.negamax_value(grid, depth, evaluate)
+            for tt_bits, ordering in ((0, 0), (0, ORDER_ALL), (16, ORDER_ALL)):
+                searcher = Searcher(Board(grid), tt_bits=tt_bits, ordering=ordering,
+                                    eval_kind=eval_kind)
+                assert searcher.search(depth)["value"] == expected, (depth, tt_bits, ordering)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_depth_limited_with_table_on_boards_that_cannot_end(seed):
     """With no position solvable within the depth, table or not gives the same value."""
