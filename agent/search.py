@@ -48,6 +48,7 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
     iterations = []
     stable = 0
     costs = []
+    root_moves = board.group_count()
     depth = 0
     while True:
         depth += 1
@@ -75,7 +76,7 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
             report(iterations[-1], searcher)
         if result["exact"] or budget.instant:
             break
-        if not timing.keep_searching(budget, clock(), timing.predict_next_iteration(costs),
+        if not timing.keep_searching(budget, clock(), timing.predict_next_iteration(costs, root_moves),
                                      stable, changed):
             break
     return Decision(iterations, nodes, hits / probes if probes else 0.0)
