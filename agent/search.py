@@ -76,8 +76,8 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
             report(iterations[-1], searcher)
         if result["exact"] or budget.instant:
             break
-        if not timing.keep_searching(budget, clock(), timing.predict_next_iteration(costs, root_moves),
-                                     stable, changed):
+        next_cost = timing.predict_next_iteration(costs, root_moves)
+        if not timing.keep_searching(budget, clock(), next_cost, stable, changed):
             break
     return Decision(iterations, nodes, hits / probes if probes else 0.0)
 
