@@ -3,6 +3,7 @@
 # classes at the bottom only convert at the edges. agent/rules.py is the oracle for it.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.math cimport sqrt
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_PROCESS_CPUTIME_ID, clock_gettime, timespec
 
@@ -115,9 +116,28 @@ cdef inline void add_group(MoveList *moves, int t, int lo, int hi, const uint32_
     moves.count += 1
 
 
-cdef void enumerate_groups(const Position *pos, MoveList *moves) noexcept nogil:
-    """Every group once. Groups of one fruit (most of them when p is large) are found in
-    bulk with bit operations; only the rest pay for a flood fill."""
+ctypedef struct Unlisted:
+    int32_t count        # groups too small for the list
+    int32_t largest      # the largest of them (0 when none)
+    int32_t first        # the two largest sizes of all groups, listed or not (0 when absent)
+    int32_t second
+
+
+cdef inline void note_size(Unlisted *seen, int size, int count) noexcept nogil:
+    if size > seen.first:
+        seen.second = seen.first
+        seen.first = size
+        count -= 1
+    if count > 0 and size > seen.second:
+        seen.second = size
+
+
+cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
+                      Unlisted *seen) noexcept nogil:
+    """Every group once: the ones of at least `min_size` fruit go into `moves` (which may
+    be NULL to list none), the rest are only counted in `seen`. Groups of one fruit (most
+    of them when p is large) are found in bulk with bit operations; only the rest pay for
+    a flood fill."""
     cdef uint32_t visited[MAX_N]
     cdef uint32_t group[MAX_N]
     cdef const uint32_t *fruit
@@ -125,8 +145,12 @@ cdef void enumerate_groups(const Position *pos, MoveList *moves) noexcept nogil:
     cdef int t, c, cc, lo, hi, size, n = pos.n
     memset(visited, 0, sizeof(visited))
     memset(group, 0, sizeof(group))
-    moves.count = 0
-    moves.mask_count = 0
+    memset(seen, 0, sizeof(Unlisted))
+    if moves == NULL:
+        min_size = MAX_GROUPS + 1
+    else:
+        moves.count = 0
+        moves.mask_count = 0
     for t in range(pos.types):
         fruit = pos.plane[t]
         for c in range(n):
@@ -140,20 +164,39 @@ cdef void enumerate_groups(const Position *pos, MoveList *moves) noexcept nogil:
                 neighbours |= fruit[c + 1]
             singles = x & ~neighbours
             x &= ~singles
-            while singles:
-                bit = singles & (~singles + 1)
-                add_group(moves, t, c, c, &bit, 1)
-                singles ^= bit
+            if singles:
+                if min_size > 1:
+                    seen.count += popcount(singles)
+                    seen.largest = 1
+                    note_size(seen, 1, popcount(singles))
+                else:
+                    note_size(seen, 1, popcount(singles))
+                    while singles:
+                        bit = singles & (~singles + 1)
+                        add_group(moves, t, c, c, &bit, 1)
+                        singles ^= bit
             while x:
                 flood(fruit, n, c, x & (~x + 1), group, &lo, &hi)
                 size = 0
                 for cc in range(lo, hi + 1):
                     size += popcount(group[cc])
                     visited[cc] |= group[cc]
-                add_group(moves, t, lo, hi, &group[lo], size)
+                note_size(seen, size, 1)
+                if size >= min_size:
+                    add_group(moves, t, lo, hi, &group[lo], size)
+                else:
+                    seen.count += 1
+                    if size > seen.largest:
+                        seen.largest = size
                 for cc in range(lo, hi + 1):
                     group[cc] = 0
                 x &= ~visited[c]
+
+
+cdef inline void enumerate_groups(const Position *pos, MoveList *moves) noexcept nogil:
+    """Every group once, into `moves`."""
+    cdef Unlisted seen
+    walk_groups(pos, moves, 1, &seen)
 
 # ---------------------------------------------------------------- moves
 
@@ -290,23 +333,18 @@ cdef int32_t evaluate(SearchState *s, const Position *pos, int ply) noexcept nog
     the cheapest of the two that look past the horizon. Against minimax3 on 26x26 p9 at
     60 s, moving second (the hard side), in-process: pair 7-1, alternating 4-4.
     Every kind returns a value >= 0 (the mover takes a group at least as large as the
-    opponent's next one); frontier_prune relies on it."""
+    opponent's next one); frontier_moves relies on it."""
     cdef MoveList *moves = &s.moves[ply]
     cdef int32_t sizes[MAX_GROUPS]
-    cdef int i, j, first = 0, second = 0, size, big = 0, singles = 0
+    cdef int i, j, size, big = 0, singles = 0
     cdef int32_t total = 0
+    cdef Unlisted seen
     if s.eval_kind == EVAL_NONE:
         return 0
-    enumerate_groups(pos, moves)
     if s.eval_kind == EVAL_GREEDY_PAIR:
-        for i in range(moves.count):
-            size = moves.groups[i].size
-            if size > first:
-                second = first
-                first = size
-            elif size > second:
-                second = size
-        return first * first - second * second
+        walk_groups(pos, NULL, 0, &seen)
+        return seen.first * seen.first - seen.second * seen.second
+    enumerate_groups(pos, moves)
     for i in range(moves.count):            # insertion sort of the groups larger than one
         size = moves.groups[i].size
         if size == 1:
@@ -358,28 +396,25 @@ cdef inline void pick_next(MoveList *moves, int32_t *scores, int i) noexcept nog
         scores[best] = tmp_score
 
 
-cdef int32_t frontier_prune(SearchState *s, const Position *pos, MoveList *moves,
-                            int32_t *scores, int32_t alpha) noexcept nogil:
-    """One ply above the horizon a move is worth its points minus the evaluation of the
-    position it leaves, and every evaluation is >= 0 (the opponent moves first in it), so
-    a move whose points are <= alpha cannot raise alpha: drop it without playing it.
-    Returns the best of the dropped moves' upper bounds (-INFINITE if none was dropped),
-    a fail-soft bound for the node."""
-    cdef int i, kept = 0
-    cdef int32_t points, bound = -INFINITE
-    for i in range(moves.count):
-        points = <int32_t>moves.groups[i].size * moves.groups[i].size
-        if points <= alpha:
-            if points > bound:
-                bound = points
-            if moves.groups[i].size < pos.fruit:
-                s.horizon_hits += 1   # its value was guessed, not searched (a last group's is exact)
-            continue
-        moves.groups[kept] = moves.groups[i]
-        scores[kept] = scores[i]
-        kept += 1
-    moves.count = kept
-    return bound
+cdef int32_t frontier_moves(SearchState *s, const Position *pos, MoveList *moves,
+                            int32_t alpha) noexcept nogil:
+    """The moves of a node one ply above the horizon that can raise alpha. There a move
+    is worth its points minus the evaluation of the position it leaves, and every
+    evaluation is >= 0 (the opponent moves first in it), so a group of size k with
+    k * k <= alpha cannot: it is not even listed. Returns the best of the dropped moves'
+    upper bounds (-INFINITE if none was dropped), a fail-soft bound for the node."""
+    cdef Unlisted seen
+    cdef int min_size = 1
+    if alpha >= 1:
+        min_size = <int>sqrt(alpha)
+        while min_size * min_size <= alpha:
+            min_size += 1
+    walk_groups(pos, moves, min_size, &seen)
+    if seen.count == 0:
+        return -INFINITE
+    if seen.count > 1 or seen.largest < pos.fruit:
+        s.horizon_hits += 1   # their values were guessed, not searched (a last group's is exact)
+    return seen.largest * seen.largest
 
 
 cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alpha, int32_t beta,
@@ -421,17 +456,18 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
 
     moves = &s.moves[ply]
     scores = s.scores[ply]
-    enumerate_groups(pos, moves)
+    if depth == 1 and ply > 0 and s.alpha_beta:
+        best = frontier_moves(s, pos, moves, alpha)
+    else:
+        enumerate_groups(pos, moves)
     if ply == 0:
         tt_move = s.root_move if s.root_move != NO_MOVE else tt_move
     score_moves(s, moves, scores, tt_move)
-    if depth == 1 and ply > 0 and s.alpha_beta:
-        best = frontier_prune(s, pos, moves, scores, alpha)
     for i in range(moves.count):
         pick_next(moves, scores, i)
         g = &moves.groups[i]
         if depth == 1 and ply > 0 and s.alpha_beta and <int32_t>g.size * g.size <= alpha:
-            # alpha rose to best since frontier_prune: this move cannot raise it either
+            # alpha rose to best since frontier_moves: this move cannot raise it either
             if g.size < pos.fruit:
                 s.horizon_hits += 1
             continue
