@@ -167,7 +167,8 @@ cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
             if singles:
                 if min_size > 1:
                     seen.count += popcount(singles)
-                    seen.largest = 1
+                    if seen.largest == 0:
+                        seen.largest = 1
                     note_size(seen, 1, popcount(singles))
                 else:
                     note_size(seen, 1, popcount(singles))
@@ -417,6 +418,14 @@ cdef int32_t frontier_moves(SearchState *s, const Position *pos, MoveList *moves
     return seen.largest * seen.largest
 
 
+cdef inline bint enter_node(SearchState *s) noexcept nogil:
+    """Count a node and look at the clock now and then; True when the search must stop."""
+    s.nodes += 1
+    if s.nodes % CLOCK_POLL_NODES == 0 and cpu_seconds() >= s.deadline:
+        s.stop = True
+    return s.stop
+
+
 cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alpha, int32_t beta,
                      int ply) noexcept nogil:
     cdef TTEntry *entry = NULL
@@ -428,12 +437,8 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     cdef int32_t best = -INFINITE, value, points, alpha_in = alpha
     cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
     cdef int64_t horizon_before = s.horizon_hits
-    if pos.fruit == 0:
-        return 0
-    s.nodes += 1
-    if s.nodes % CLOCK_POLL_NODES == 0 and cpu_seconds() >= s.deadline:
-        s.stop = True
-    if s.stop:
+    cdef bint frontier = depth == 1 and ply > 0 and s.alpha_beta
+    if pos.fruit == 0 or enter_node(s):
         return 0
     if depth == 0:
         # No table probe here: a stored value from a deeper search may be negative, and
@@ -456,7 +461,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
 
     moves = &s.moves[ply]
     scores = s.scores[ply]
-    if depth == 1 and ply > 0 and s.alpha_beta:
+    if frontier:
         best = frontier_moves(s, pos, moves, alpha)
     else:
         enumerate_groups(pos, moves)
@@ -466,13 +471,22 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     for i in range(moves.count):
         pick_next(moves, scores, i)
         g = &moves.groups[i]
-        if depth == 1 and ply > 0 and s.alpha_beta and <int32_t>g.size * g.size <= alpha:
+        if frontier and <int32_t>g.size * g.size <= alpha:
             # alpha rose to best since frontier_moves: this move cannot raise it either
             if g.size < pos.fruit:
                 s.horizon_hits += 1
             continue
         points = play_group(&child, pos, g, &moves.masks[g.first_mask])
-        if not s.alpha_beta:
+        if frontier:
+            # the child is a horizon node, whose value does not depend on the window:
+            # evaluate it once rather than in a null window and again in the full one
+            value = points
+            if child.fruit:
+                if enter_node(s):
+                    return 0
+                s.horizon_hits += 1
+                value -= evaluate(s, &child, ply + 1)
+        elif not s.alpha_beta:
             value = points - negamax(s, &child, depth - 1, -INFINITE, INFINITE, ply + 1)
         elif i == 0:
             value = points - negamax(s, &child, depth - 1, points - beta, points - alpha, ply + 1)

@@ -72,6 +72,24 @@ def test_depth_limited_search_with_an_evaluation_equals_minimax_with_it(eval_kin
                 assert searcher.search(depth)["value"] == expected, (depth, tt_bits, ordering)
 
 
+@pytest.mark.parametrize("size, types", [(8, 3), (10, 4), (12, 6), (14, 9)])
+def test_frontier_evaluation_on_larger_boards_equals_plain_minimax(size, types):
+    """One ply above the horizon the alpha-beta search evaluates a child from its parent's
+    groups and a flood of the cells near the move (pair_evaluation_after); plain minimax
+    evaluates every leaf by a walk over the whole board. Larger boards, because on small
+    ones the shortcut mostly falls back to the whole walk."""
+    for seed in range(3):
+        grid = random_grid(random.Random(seed), size, types, 0.3)
+        board = Board(grid)
+        for depth in (1, 2, 3):
+            plain = Searcher(board, alpha_beta=False, eval_kind=EVAL_GREEDY_PAIR).search(depth)
+            for tt_bits, ordering in ((0, 0), (16, ORDER_ALL)):
+                fast = Searcher(board, tt_bits=tt_bits, ordering=ordering, eval_kind=EVAL_GREEDY_PAIR)
+                assert fast.search(depth)["value"] == plain["value"], (seed, depth, tt_bits)
+    assert rules.negamax_value(grid, 2, rules.greedy_pair_value) == \
+        Searcher(board, eval_kind=EVAL_GREEDY_PAIR).search(2)["value"]
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_depth_limited_with_table_on_boards_that_cannot_end(seed):
     """With no position solvable within the depth, table or not gives the same value."""
