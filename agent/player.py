@@ -28,7 +28,8 @@ def choose_move(game, calibration_path=None, verbose=False, clock=time.process_t
     budget = timing.plan(game.time_left, board.group_count(), calibration.startup, clock())
     expected_nodes = calibration.nodes_per_second * max(budget.maximum - clock(), 0.0)
     decision = think(board, budget, tt_bits=table_bits(expected_nodes), clock=clock,
-                     report=_print_iteration if verbose else None)
+                     report=_print_iteration if verbose else None,
+                     nodes_per_second=calibration.nodes_per_second)
     next_board, points = board.play(decision.move)
     if verbose:
         outcome = (f"exact final margin {decision.value:+d}" if decision.exact

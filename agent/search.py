@@ -6,6 +6,7 @@ import time
 
 from agent import timing
 from agent._core import INFINITE_VALUE, Searcher
+from agent.calibration import DEFAULT_NODES_PER_SECOND
 
 ASPIRATION = 50          # first half-width of the window; margins are sums of squares
 
@@ -40,9 +41,11 @@ class Decision:
 
 
 def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_time,
-          report=None, searcher_options=None) -> Decision:
+          report=None, searcher_options=None,
+          nodes_per_second: float = DEFAULT_NODES_PER_SECOND) -> Decision:
     """The best move for `board` within `budget`; `report(iteration, searcher)` is called
-    after every iteration (for --verbose)."""
+    after every iteration (for --verbose); `nodes_per_second` is this machine's measured
+    search speed, for predicting what a deeper iteration costs."""
     searcher = Searcher(board, tt_bits=tt_bits, **(searcher_options or {}))
     nodes = probes = hits = 0
     iterations = []
@@ -76,7 +79,7 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
             report(iterations[-1], searcher)
         if result["exact"] or budget.instant:
             break
-        next_cost = timing.predict_next_iteration(costs, root_moves)
+        next_cost = timing.predict_next_iteration(costs, root_moves, nodes_per_second)
         if not timing.keep_searching(budget, clock(), next_cost, stable, changed):
             break
     return Decision(iterations, nodes, hits / probes if probes else 0.0)

@@ -53,16 +53,19 @@ def test_keep_searching_stops_at_the_optimum_and_before_an_overrun():
 def test_prediction_uses_the_growth_of_the_same_parity():
     # even depths cost far more than odd ones on wide boards
     costs = [0.001, 0.002, 0.004, 1.2, 2.5]
-    assert timing.predict_next_iteration(costs, 500) == pytest.approx(2.5 * 1.2 / 0.004)
-    assert timing.predict_next_iteration(costs[:4], 500) == pytest.approx(1.2 * 0.004 / 0.002)
-    assert timing.predict_next_iteration([0.01], 500) == pytest.approx(0.01 * timing.DEFAULT_GROWTH)
-    assert timing.predict_next_iteration([], 500) == 0.0
+    assert timing.predict_next_iteration(costs, 500, 1e5) == pytest.approx(2.5 * 1.2 / 0.004)
+    assert timing.predict_next_iteration(costs[:4], 500, 1e5) == pytest.approx(1.2 * 0.004 / 0.002)
+    assert timing.predict_next_iteration([0.01], 500, 1e5) == pytest.approx(0.01 * timing.DEFAULT_GROWTH)
+    assert timing.predict_next_iteration([], 500, 1e5) == 0.0
 
 
-def test_the_first_dear_depth_is_predicted_from_the_moves_at_the_root():
+def test_depth_4_is_predicted_from_the_moves_at_the_root_and_the_search_speed():
     costs = [0.001, 0.002, 0.004]
-    assert timing.predict_next_iteration(costs, 500) == pytest.approx(0.004 * 250)
-    assert timing.predict_next_iteration(costs, 60) == pytest.approx(0.004 * 30)
+    # 2 x 500 ** 2 nodes at 100k nodes/s
+    assert timing.predict_next_iteration(costs, 500, 1e5) == pytest.approx(5.0)
+    assert timing.predict_next_iteration(costs, 60, 2e5) == pytest.approx(0.036)
+    # never below twice what depth 3 took
+    assert timing.predict_next_iteration(costs, 10, 1e5) == pytest.approx(0.008)
 
 
 def test_own_moves_left_grows_with_the_groups():
