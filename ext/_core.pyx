@@ -124,6 +124,7 @@ ctypedef struct Unlisted:
 
 
 cdef inline void note_size(Unlisted *seen, int size, int count) noexcept nogil:
+    """Keep seen.first and seen.second the two largest sizes, given `count` groups of `size`."""
     if size > seen.first:
         seen.second = seen.first
         seen.first = size
@@ -165,13 +166,12 @@ cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
             singles = x & ~neighbours
             x &= ~singles
             if singles:
+                note_size(seen, 1, popcount(singles))
                 if min_size > 1:
                     seen.count += popcount(singles)
                     if seen.largest == 0:
                         seen.largest = 1
-                    note_size(seen, 1, popcount(singles))
                 else:
-                    note_size(seen, 1, popcount(singles))
                     while singles:
                         bit = singles & (~singles + 1)
                         add_group(moves, t, c, c, &bit, 1)
