@@ -85,6 +85,7 @@ def measure_startup(runs: int = 7) -> float:
 
 
 def run(args) -> int:
+    from agent import launch
     from agent.gamefile import write_atomically
 
     if not 0.1 <= args.seconds <= 600:
@@ -93,6 +94,7 @@ def run(args) -> int:
     print(f"measuring search speed for {args.seconds:g} s ...", file=sys.stderr)
     speed = measure_nodes_per_second(args.seconds)
     print("measuring start-up of a move process ...", file=sys.stderr)
+    launch.compile_bytecode()
     startup = measure_startup()
     text = f"nodes_per_second = {speed:.0f}\nstartup_seconds = {startup:.4f}\n"
     try:

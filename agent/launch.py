@@ -3,7 +3,8 @@
 A competition charges each move's start-up to the clock, and a plain `python -m agent`
 pays for `site` (every .pth file of the environment) and runpy. With -S and the package's
 folder on PYTHONPATH the move path imports only the standard library and agent itself:
-it needs nothing from site-packages."""
+it needs nothing from site-packages. Printing this command, calibrating and starting a
+match also write the package's bytecode, so that no move compiles a module."""
 from __future__ import annotations
 
 import os
@@ -15,6 +16,17 @@ MOVE_CODE = "import agent.cli as c; raise SystemExit(c.main())"
 
 def package_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def compile_bytecode(folder: str = None) -> None:
+    """Write the bytecode of the package's modules (of `folder`) now. A move process then
+    loads it instead of compiling every module from source: where PYTHONDONTWRITEBYTECODE
+    is set (CI machines, containers) or the folder is not writable at move time, that
+    compiling costs each move ~10 ms of its clock (measured 24 -> 13.5 ms per move here).
+    Quietly does nothing where the folder is read-only."""
+    import compileall
+
+    compileall.compile_dir(folder or os.path.dirname(os.path.abspath(__file__)), quiet=2)
 
 
 def move_command() -> list:
@@ -32,5 +44,6 @@ def shell_line() -> str:
 
 
 def run(args) -> int:
+    compile_bytecode()
     print(shell_line())
     return 0

@@ -64,6 +64,15 @@ def test_lean_launch_plays_a_move(tmp_path):
     assert_legal_answer((tmp_path / "input.txt").read_text(), (tmp_path / "output.txt").read_text())
 
 
+def test_bytecode_is_written_even_where_python_is_told_not_to(tmp_path, monkeypatch):
+    """So that move processes started with PYTHONDONTWRITEBYTECODE load the package's
+    bytecode instead of compiling it on every move."""
+    (tmp_path / "module.py").write_text("VALUE = 1\n")
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    launch.compile_bytecode(str(tmp_path))
+    assert [p.name.split(".")[0] for p in (tmp_path / "__pycache__").iterdir()] == ["module"]
+
+
 @pytest.mark.parametrize("content, fragment", [
     (None, "no input file"),
     ("3\n2\n1\n000\n00\n000\n", "line 5"),
