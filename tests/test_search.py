@@ -74,10 +74,10 @@ def test_depth_limited_search_with_an_evaluation_equals_minimax_with_it(eval_kin
 
 @pytest.mark.parametrize("size, types", [(8, 3), (10, 4), (12, 6), (14, 9)])
 def test_frontier_evaluation_on_larger_boards_equals_plain_minimax(size, types):
-    """One ply above the horizon the alpha-beta search evaluates a child from its parent's
-    groups and a flood of the cells near the move (pair_evaluation_after); plain minimax
-    evaluates every leaf by a walk over the whole board. Larger boards, because on small
-    ones the shortcut mostly falls back to the whole walk."""
+    """One ply above the horizon the alpha-beta search lists only the groups that can
+    raise alpha and evaluates each child once; plain minimax plays and evaluates every
+    move. Larger boards, because their many small groups are what the frontier leaves out
+    (a bound gone wrong there was missed by the small-board tests)."""
     for seed in range(3):
         grid = random_grid(random.Random(seed), size, types, 0.3)
         board = Board(grid)
