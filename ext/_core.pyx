@@ -116,15 +116,19 @@ cdef inline void add_group(MoveList *moves, int t, int lo, int hi, const uint32_
     moves.count += 1
 
 
-ctypedef struct Unlisted:
-    int32_t count        # groups too small for the list
-    int32_t largest      # the largest of them (0 when none)
+ctypedef struct GroupCensus:
     int32_t first        # the two largest sizes of all groups, listed or not (0 when absent)
     int32_t second
+    int32_t unlisted     # groups too small for the list
+    int32_t largest_unlisted  # the largest of them (0 when none)
 
 
-cdef inline void note_size(Unlisted *seen, int size, int count) noexcept nogil:
-    """Keep seen.first and seen.second the two largest sizes, given `count` groups of `size`."""
+cdef inline void count_groups(GroupCensus *seen, int size, int count, bint listed) noexcept nogil:
+    """Record `count` groups of `size` fruit."""
+    if not listed:
+        seen.unlisted += count
+        if size > seen.largest_unlisted:
+            seen.largest_unlisted = size
     if size > seen.first:
         seen.second = seen.first
         seen.first = size
@@ -134,7 +138,7 @@ cdef inline void note_size(Unlisted *seen, int size, int count) noexcept nogil:
 
 
 cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
-                      Unlisted *seen) noexcept nogil:
+                      GroupCensus *seen) noexcept nogil:
     """Every group once: the ones of at least `min_size` fruit go into `moves` (which may
     be NULL to list none), the rest are only counted in `seen`. Groups of one fruit (most
     of them when p is large) are found in bulk with bit operations; only the rest pay for
@@ -146,7 +150,7 @@ cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
     cdef int t, c, cc, lo, hi, size, n = pos.n
     memset(visited, 0, sizeof(visited))
     memset(group, 0, sizeof(group))
-    memset(seen, 0, sizeof(Unlisted))
+    memset(seen, 0, sizeof(GroupCensus))
     if moves == NULL:
         min_size = MAX_GROUPS + 1
     else:
@@ -166,12 +170,8 @@ cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
             singles = x & ~neighbours
             x &= ~singles
             if singles:
-                note_size(seen, 1, popcount(singles))
-                if min_size > 1:
-                    seen.count += popcount(singles)
-                    if seen.largest == 0:
-                        seen.largest = 1
-                else:
+                count_groups(seen, 1, popcount(singles), min_size <= 1)
+                if min_size <= 1:
                     while singles:
                         bit = singles & (~singles + 1)
                         add_group(moves, t, c, c, &bit, 1)
@@ -182,13 +182,9 @@ cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
                 for cc in range(lo, hi + 1):
                     size += popcount(group[cc])
                     visited[cc] |= group[cc]
-                note_size(seen, size, 1)
+                count_groups(seen, size, 1, size >= min_size)
                 if size >= min_size:
                     add_group(moves, t, lo, hi, &group[lo], size)
-                else:
-                    seen.count += 1
-                    if size > seen.largest:
-                        seen.largest = size
                 for cc in range(lo, hi + 1):
                     group[cc] = 0
                 x &= ~visited[c]
@@ -196,7 +192,7 @@ cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
 
 cdef inline void enumerate_groups(const Position *pos, MoveList *moves) noexcept nogil:
     """Every group once, into `moves`."""
-    cdef Unlisted seen
+    cdef GroupCensus seen
     walk_groups(pos, moves, 1, &seen)
 
 # ---------------------------------------------------------------- moves
@@ -339,7 +335,7 @@ cdef int32_t evaluate(SearchState *s, const Position *pos, int ply) noexcept nog
     cdef int32_t sizes[MAX_GROUPS]
     cdef int i, j, size, big = 0, singles = 0
     cdef int32_t total = 0
-    cdef Unlisted seen
+    cdef GroupCensus seen
     if s.eval_kind == EVAL_NONE:
         return 0
     if s.eval_kind == EVAL_GREEDY_PAIR:
@@ -404,18 +400,18 @@ cdef int32_t frontier_moves(SearchState *s, const Position *pos, MoveList *moves
     evaluation is >= 0 (the opponent moves first in it), so a group of size k with
     k * k <= alpha cannot: it is not even listed. Returns the best of the dropped moves'
     upper bounds (-INFINITE if none was dropped), a fail-soft bound for the node."""
-    cdef Unlisted seen
+    cdef GroupCensus seen
     cdef int min_size = 1
     if alpha >= 1:
         min_size = <int>sqrt(alpha)
         while min_size * min_size <= alpha:
             min_size += 1
     walk_groups(pos, moves, min_size, &seen)
-    if seen.count == 0:
+    if seen.unlisted == 0:
         return -INFINITE
-    if seen.count > 1 or seen.largest < pos.fruit:
+    if seen.unlisted > 1 or seen.largest_unlisted < pos.fruit:
         s.horizon_hits += 1   # their values were guessed, not searched (a last group's is exact)
-    return seen.largest * seen.largest
+    return seen.largest_unlisted * seen.largest_unlisted
 
 
 cdef inline bint enter_node(SearchState *s) noexcept nogil:
