@@ -433,7 +433,8 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     cdef int32_t best = -INFINITE, value, points, alpha_in = alpha
     cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
     cdef int64_t horizon_before = s.horizon_hits
-    cdef bint frontier = depth == 1 and ply > 0 and s.alpha_beta
+    # the root too: a depth-1 search (every instant move) then plays only what can raise alpha
+    cdef bint frontier = depth == 1 and s.alpha_beta
     if pos.fruit == 0 or enter_node(s):
         return 0
     if depth == 0:

@@ -90,6 +90,31 @@ def test_frontier_evaluation_on_larger_boards_equals_plain_minimax(size, types):
         Searcher(board, eval_kind=EVAL_GREEDY_PAIR).search(2)["value"]
 
 
+@pytest.mark.parametrize("size, types", [(6, 3), (9, 4)])
+def test_root_windows_give_fail_soft_bounds_and_a_move_that_reaches_the_value(size, types):
+    """Aspiration searches the root in a narrow window. Whatever the window, the value is
+    exact inside it and a bound on the correct side outside it (fail-soft), and a value
+    inside comes with a root move that reaches it. Depth 1 is its own case: the root is
+    then the frontier, which leaves small groups unplayed."""
+    evaluate = rules.greedy_pair_value
+    for seed in range(4):
+        grid = random_grid(random.Random(seed), size, types, 0.2)
+        for depth in (1, 2):
+            true = rules.negamax_value(grid, depth, evaluate)
+            for alpha, beta in ((true - 40, true + 40), (true - 1, true + 1), (true, true + 1),
+                                (true - 1, true), (true + 5, true + 60), (true - 60, true - 5)):
+                result = Searcher(Board(grid), tt_bits=16, eval_kind=EVAL_GREEDY_PAIR).search(depth, alpha, beta)
+                value = result["value"]
+                if true <= alpha:
+                    assert true <= value <= alpha, (seed, depth, alpha, beta)
+                elif true >= beta:
+                    assert beta <= value <= true, (seed, depth, alpha, beta)
+                else:
+                    assert value == true, (seed, depth, alpha, beta)
+                    child, points = Board(grid).play(result["move"])
+                    assert points - rules.negamax_value(child.rows(), depth - 1, evaluate) == true
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_depth_limited_with_table_on_boards_that_cannot_end(seed):
     """With no position solvable within the depth, table or not gives the same value."""
