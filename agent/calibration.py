@@ -3,7 +3,6 @@ by `fruit-rage calibrate` and read by every move. A missing or insane file means
 the agent must play correctly and in time without it."""
 from __future__ import annotations
 
-import os
 import sys
 import time
 
@@ -67,6 +66,7 @@ def measure_nodes_per_second(seconds: float) -> float:
 def measure_startup(runs: int = 7) -> float:
     """Median CPU time of a complete move process on a one-cell board: start-up, reading,
     a trivial search, writing and exit."""
+    import os
     import subprocess
     import tempfile
 

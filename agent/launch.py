@@ -11,7 +11,7 @@ import os
 import shlex
 import sys
 
-MOVE_CODE = "import agent.cli as c; raise SystemExit(c.main())"
+MOVE_CODE = "import agent.move_command as m; m.play_and_exit()"
 
 
 def package_root() -> str:

@@ -64,6 +64,18 @@ def test_lean_launch_plays_a_move(tmp_path):
     assert_legal_answer((tmp_path / "input.txt").read_text(), (tmp_path / "output.txt").read_text())
 
 
+def test_lean_launch_reports_a_bad_input_and_passes_arguments_on(tmp_path):
+    """It leaves without the interpreter's teardown: what it printed must still get out."""
+    (tmp_path / "input.txt").write_text("2\n2\nnan\n00\n00\n")
+    done = subprocess.run(launch.move_command(), env=launch.move_environment(), cwd=tmp_path,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and "line 3" in done.stderr
+    shutil.copy(SAMPLE_DIRS[0] / "input.txt", tmp_path / "input.txt")
+    done = subprocess.run(launch.move_command() + ["move", "--verbose"], env=launch.move_environment(),
+                          cwd=tmp_path, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0 and "chose" in done.stderr
+
+
 def test_bytecode_is_written_even_where_python_is_told_not_to(tmp_path, monkeypatch):
     """So that move processes started with PYTHONDONTWRITEBYTECODE load the package's
     bytecode instead of compiling it on every move."""
