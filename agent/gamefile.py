@@ -5,11 +5,7 @@ board, fruit digits >= p. Everything else raises InputError with the line it is 
 """
 from __future__ import annotations
 
-try:  # built in, where `os` would cost every move ~1 ms of imports (posixpath, stat, ...)
-    from posix import getpid, replace, unlink
-except ImportError:  # not a POSIX system
-    from os import getpid, replace, unlink
-
+from agent.oscalls import getpid, replace, unlink
 from agent.rules import DIGITS, EMPTY, MAX_SIZE, is_empty, is_settled
 
 

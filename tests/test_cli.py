@@ -76,6 +76,20 @@ def test_lean_launch_reports_a_bad_input_and_passes_arguments_on(tmp_path):
     assert done.returncode == 0 and "chose" in done.stderr
 
 
+def test_a_move_imports_only_what_it_uses(tmp_path):
+    """Every import is charged to the move's clock, so a move loads nothing it does not
+    use: not os (~1 ms), argparse, the arena, numpy."""
+    shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "input.txt")
+    code = ("import sys, agent.move_command as m; code = m.main(); "
+            "print(' '.join(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-S", "-c", code], env=launch.move_environment(),
+                          cwd=tmp_path, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.split())
+    assert "agent._core" in loaded and (tmp_path / "output.txt").exists()
+    assert not loaded & {"os", "argparse", "numpy", "agent.arena", "agent.cli", "random", "math"}
+
+
 def test_bytecode_is_written_even_where_python_is_told_not_to(tmp_path, monkeypatch):
     """So that move processes started with PYTHONDONTWRITEBYTECODE load the package's
     bytecode instead of compiling it on every move."""
