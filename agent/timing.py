@@ -16,7 +16,7 @@ from __future__ import annotations
 
 SAFETY_FLOOR = 0.02        # s never planned on: clock granularity, scheduler noise
 SAFETY_FRACTION = 0.03     # of the remaining time, never planned on
-EXIT_COST = 0.015          # s to write output.txt and leave after the search stops (measured <1 ms)
+EXIT_COST = 0.015          # s to write output.txt and leave after the search stops (measured <1 ms; margin for a slow disk)
 MIN_THINK = 0.005          # s: below this share a move answers at once
 HORIZON = 40               # own moves the spendable time is spread over, at most
 MAX_STRETCH = 4.0          # a move may use this many times its share when unstable
