@@ -56,10 +56,15 @@ def test_move_subcommand_with_paths_and_verbose(tmp_path):
     assert_legal_answer((tmp_path / "position.txt").read_text(), (tmp_path / "answer.txt").read_text())
 
 
+def run_lean(folder, *args, command=None):
+    """The competition's launch (or `command` in its environment), run in `folder`."""
+    return subprocess.run((command or launch.move_command()) + list(args), env=launch.move_environment(),
+                          cwd=folder, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+
+
 def test_lean_launch_plays_a_move(tmp_path):
     shutil.copy(SAMPLE_DIRS[0] / "input.txt", tmp_path / "input.txt")
-    done = subprocess.run(launch.move_command(), env=launch.move_environment(), cwd=tmp_path,
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    done = run_lean(tmp_path)
     assert done.returncode == 0, done.stderr
     assert_legal_answer((tmp_path / "input.txt").read_text(), (tmp_path / "output.txt").read_text())
 
@@ -67,12 +72,10 @@ def test_lean_launch_plays_a_move(tmp_path):
 def test_lean_launch_reports_a_bad_input_and_passes_arguments_on(tmp_path):
     """It leaves without the interpreter's teardown: what it printed must still get out."""
     (tmp_path / "input.txt").write_text("2\n2\nnan\n00\n00\n")
-    done = subprocess.run(launch.move_command(), env=launch.move_environment(), cwd=tmp_path,
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    done = run_lean(tmp_path)
     assert done.returncode == 2 and "line 3" in done.stderr
     shutil.copy(SAMPLE_DIRS[0] / "input.txt", tmp_path / "input.txt")
-    done = subprocess.run(launch.move_command() + ["move", "--verbose"], env=launch.move_environment(),
-                          cwd=tmp_path, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    done = run_lean(tmp_path, "move", "--verbose")
     assert done.returncode == 0 and "chose" in done.stderr
 
 
@@ -82,8 +85,7 @@ def test_a_move_imports_only_what_it_uses(tmp_path):
     shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "input.txt")
     code = ("import sys, agent.move_command as m; code = m.main(); "
             "print(' '.join(sorted(sys.modules)))")
-    done = subprocess.run([sys.executable, "-S", "-c", code], env=launch.move_environment(),
-                          cwd=tmp_path, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    done = run_lean(tmp_path, command=[sys.executable, "-S", "-c", code])
     assert done.returncode == 0, done.stderr
     loaded = set(done.stdout.split())
     assert "agent._core" in loaded and (tmp_path / "output.txt").exists()
