@@ -75,6 +75,9 @@ def _add_match(sub) -> None:
                    help="CPU seconds per player per game (default: 300)")
     p.add_argument("--seed", type=int, default=None, help="seed for the boards (default: random)")
     p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel (default: 1)")
+    p.add_argument("--paired", action="store_true",
+                   help="play every board twice, each agent moving first once, and report "
+                        "pairs won on total score (--games must be even)")
     p.add_argument("--out", default=None, help="write one JSON line per game to this file")
     p.add_argument("--grace", type=_positive_float, default=10.0,
                    help="kill a move still running this many seconds after its time ran out (default: 10)")

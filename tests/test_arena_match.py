@@ -13,7 +13,8 @@ import time
 import pytest
 
 from agent.arena.process import MoveRunner, Stopped
-from agent.arena.stats import elo_difference, format_elo, report_table, wilson_interval
+from agent.arena.stats import (colour_lines, elo_difference, format_elo, pair_line, report_table,
+                               wilson_interval)
 from arena_helpers import PROJECT_ROOT, scripted_agent
 
 
@@ -47,6 +48,27 @@ def test_a_complete_short_match_between_baselines(tmp_path):
     wins = [sum(r["winner"] == side for r in records) for side in ("A", "B", None)]
     assert row_a[2:5] == [str(count) for count in wins]
     assert "[4/4]" in done.stderr
+
+
+def test_a_paired_match_plays_every_board_once_with_each_agent_first(tmp_path):
+    out = tmp_path / "results.jsonl"
+    done = fruit_rage("match", "greedy", "minimax3", "--games", 6, "--size", 5, "--types", 3,
+                      "--time", 10, "--seed", 8, "--jobs", 2, "--paired", "--out", out)
+    assert done.returncode == 0, done.stderr
+    records = sorted(read_records(out), key=lambda r: r["game"])
+    assert [r["pair"] for r in records] == [1, 1, 2, 2, 3, 3]
+    assert [r["seed"] for r in records] == [800001, 800001, 800002, 800002, 800003, 800003]
+    for one, two in zip(records[::2], records[1::2]):
+        assert one["board"] == two["board"] and {one["first"], two["first"]} == {"A", "B"}
+    assert "3 boards played twice" in done.stdout
+    assert pair_line(records) in done.stdout and colour_lines(records)[1] in done.stdout
+
+
+def test_paired_needs_an_even_number_of_games(tmp_path):
+    out = tmp_path / "results.jsonl"
+    done = fruit_rage("match", "greedy", "random", "--games", 3, "--paired", "--out", out)
+    assert done.returncode == 2 and "--games must be even (got 3)" in done.stderr
+    assert not out.exists() and "Traceback" not in done.stderr
 
 
 def test_same_seed_same_match(tmp_path):
@@ -139,3 +161,17 @@ def test_report_table_counts_per_agent():
     assert "50% [" in a_row and "+2.0" in a_row and "2.000 s" in a_row and "3.000 s" in a_row
     assert b_row.split()[:5] == ["B:", "y", "1", "1", "1"] and "-2.0" in b_row
     assert a_row.split()[-6] == "1"  # A's loss was on time
+
+
+def test_results_by_colour_and_by_pair():
+    def record(pair, first, score_a, score_b):
+        winner = "A" if score_a > score_b else "B" if score_b > score_a else None
+        return {"pair": pair, "first": first, "winner": winner, "scores": {"A": score_a, "B": score_b}}
+
+    records = [record(1, "A", 50, 40), record(1, "B", 30, 45),    # A +10, then -15: B's pair
+               record(2, "B", 60, 20), record(2, "A", 70, 10),    # A wins both
+               record(3, "A", 25, 25), record(3, "B", 40, 40),    # two draws: even
+               record(4, "A", 90, 0)]                             # its twin never finished
+    assert colour_lines(records) == ["moving first  (W-L-D): A 3-0-1, B 1-1-1",
+                                     "moving second (W-L-D): A 1-1-1, B 0-3-1"]
+    assert pair_line(records) == "pairs won on total score over both games: A 1, B 1, even 1"

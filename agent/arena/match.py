@@ -1,5 +1,6 @@
-"""A match: games between two agent commands, each on its own seeded board, first player
-alternating, run one or several at a time; every game becomes one JSON-ready record."""
+"""A match: games between two agent commands, each on its own seeded board (or, paired,
+each board twice), first player alternating, run one or several at a time; every game
+becomes one JSON-ready record."""
 from __future__ import annotations
 
 import random
@@ -23,25 +24,32 @@ class MatchSettings:
     types: int
     time: float            # seconds per player per game
     seed: int
+    paired: bool = False   # games 2k-1 and 2k share board k, each agent moving first once
 
 
-def game_seed(match_seed: int, game: int) -> int:
-    """The board seed of game `game` (from 1), so any game can be replayed alone."""
-    return match_seed * 100_000 + game
+def board_number(settings: MatchSettings, game: int) -> int:
+    """The board game `game` (from 1) is played on: its own, or its pair's."""
+    return (game + 1) // 2 if settings.paired else game
+
+
+def game_seed(match_seed: int, board: int) -> int:
+    """The seed of board `board` (from 1), so any game can be replayed alone."""
+    return match_seed * 100_000 + board
 
 
 def first_mover(match_seed: int, game: int) -> int:
-    """Game 1's first player is drawn at random (from the seed); then they alternate."""
+    """Game 1's first player is drawn at random (from the seed); then they alternate, so
+    the two games of a pair have different first players."""
     return (random.Random(match_seed).randrange(2) + game - 1) % 2
 
 
 def play_match_game(settings: MatchSettings, game: int, runner: MoveRunner) -> dict:
-    seed = game_seed(settings.seed, game)
+    seed = game_seed(settings.seed, board_number(settings, game))
     board = random_board(seed, settings.size, settings.types)
     first = first_mover(settings.seed, game)
     players = [CommandPlayer(agent_spec(label), runner) for label in settings.agents]
     result = play_game(players, board, settings.types, settings.time, first)
-    return {
+    record = {
         "game": game,
         "seed": seed,
         "size": settings.size,
@@ -57,6 +65,9 @@ def play_match_game(settings: MatchSettings, game: int, runner: MoveRunner) -> d
         "reason": result.reason,
         "fault": result.fault,
     }
+    if settings.paired:
+        record["pair"] = board_number(settings, game)
+    return record
 
 
 def _move_record(player: int, move) -> dict:

@@ -8,10 +8,14 @@ import sys
 
 from agent.arena.match import MatchSettings, run_match
 from agent.arena.process import MoveRunner
-from agent.arena.stats import report_table
+from agent.arena.stats import colour_lines, pair_line, report_table
 
 
 def run(args) -> int:
+    if args.paired and args.games % 2:
+        print(f"fruit-rage match: --paired plays every board twice, so --games must be even "
+              f"(got {args.games})", file=sys.stderr)
+        return 2
     out = None
     if args.out:
         try:
@@ -21,8 +25,9 @@ def run(args) -> int:
             return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     settings = MatchSettings((args.agent_a, args.agent_b), args.games, args.size, args.types,
-                             args.time, seed)
-    print(f"{args.agent_a} (A) vs {args.agent_b} (B): {args.games} games on {args.size}x{args.size} "
+                             args.time, seed, args.paired)
+    boards = f"{args.games // 2} boards played twice" if args.paired else f"{args.games} games"
+    print(f"{args.agent_a} (A) vs {args.agent_b} (B): {boards} on {args.size}x{args.size} "
           f"boards of {args.types} types, {args.time:g} s each, seed {seed}", flush=True)
     records = []
     progress = Progress(settings.games, sys.stderr)
@@ -48,6 +53,9 @@ def run(args) -> int:
     if records:
         records.sort(key=lambda record: record["game"])
         print(report_table(records))
+        print("\n".join(colour_lines(records)))
+        if args.paired:
+            print(pair_line(records))
     return 130 if interrupted else 0
 
 

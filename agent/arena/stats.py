@@ -1,5 +1,5 @@
 """Match statistics: score rate with a 95% Wilson interval, the Elo difference it implies,
-and a per-agent summary table of the recorded games."""
+a per-agent summary table of the recorded games, results by colour, and paired boards."""
 from __future__ import annotations
 
 import math
@@ -104,3 +104,37 @@ def _row(side: str, s: AgentSummary) -> tuple:
             f"[{format_elo(elo_difference(low))}, {format_elo(elo_difference(high))}]",
             f"{s.mean_margin:+.1f}", str(s.time_losses), str(s.invalid_moves),
             f"{s.mean_cpu:.3f} s", f"{s.max_cpu:.3f} s")
+
+
+def _record_line(records, side: str) -> str:
+    """`W-L-D` of `side` over `records`."""
+    wins = sum(r["winner"] == side for r in records)
+    draws = sum(r["winner"] is None for r in records)
+    return f"{wins}-{len(records) - wins - draws}-{draws}"
+
+
+def colour_lines(records) -> list:
+    """Each agent's W-L-D moving first and moving second: the first mover's edge is large
+    in Fruit Rage, so an overall rate hides how an agent does on the harder side."""
+    lines = []
+    for label, moved_first in (("moving first ", True), ("moving second", False)):
+        parts = [f"{side} {_record_line([r for r in records if (r['first'] == side) == moved_first], side)}"
+                 for side in ("A", "B")]
+        lines.append(f"{label} (W-L-D): " + ", ".join(parts))
+    return lines
+
+
+def pair_line(records) -> str:
+    """Paired boards (each board played twice, each agent moving first once): who scored
+    more over both games of a pair, which cancels the board's and the first move's luck.
+    Pairs with a game missing (an interrupted match) are left out."""
+    pairs = {}
+    for record in records:
+        pairs.setdefault(record["pair"], []).append(record)
+    won = {"A": 0, "B": 0, None: 0}
+    for games in pairs.values():
+        if len(games) == 2:
+            total = sum(r["scores"]["A"] - r["scores"]["B"] for r in games)
+            won["A" if total > 0 else "B" if total < 0 else None] += 1
+    return (f"pairs won on total score over both games: A {won['A']}, B {won['B']}, "
+            f"even {won[None]}")
