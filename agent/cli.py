@@ -94,6 +94,20 @@ def _add_replay(sub) -> None:
     p.set_defaults(handler="agent.arena.replay_command")
 
 
+def _add_audit(sub) -> None:
+    p = sub.add_parser("audit", help="find the points each agent gave away in the endgames of recorded games",
+                       description="For games recorded by `match --out`: solve the positions "
+                                   "exactly from the end back, as far as each solve fits in "
+                                   "--seconds of CPU, and report the points each move there gave "
+                                   "away against best play, and how the game ends with best play "
+                                   "from the first solved position.")
+    p.add_argument("results", metavar="RESULTS", help="a results .jsonl file written by match --out")
+    p.add_argument("--game", type=_positive_int, default=None, help="only this game (default: all)")
+    p.add_argument("--seconds", type=float, default=5.0,
+                   help="CPU seconds allowed for solving one position (default: 5)")
+    p.set_defaults(handler="agent.arena.audit_command")
+
+
 def _add_play(sub) -> None:
     p = sub.add_parser("play", help="play against the agent in the terminal",
                        description="You against the agent: type a cell such as G8 to move.")
@@ -160,7 +174,8 @@ def build_parser():
     parser = argparse.ArgumentParser(prog="fruit-rage", description=DESCRIPTION)
     add_move_arguments(parser)
     sub = parser.add_subparsers(title="subcommands", metavar="COMMAND")
-    for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_replay, _add_play):
+    for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_replay, _add_audit,
+                _add_play):
         add(sub)
     return parser
 

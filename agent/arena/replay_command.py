@@ -3,11 +3,11 @@ showing before each move the board with the chosen group highlighted, then the s
 and clocks after it."""
 from __future__ import annotations
 
-import json
 import sys
 import time
 
 from agent.arena.display import render_board, use_colour
+from agent.arena.records import find_game
 from agent.rules import group_at, parse_move_name, remove_and_fall
 
 
@@ -19,22 +19,6 @@ def run(args) -> int:
         return 2
     replay(record, args.delay, sys.stdin, sys.stdout)
     return 0
-
-
-def find_game(path: str, game: int) -> dict:
-    found = []
-    with open(path, encoding="utf-8") as handle:
-        for line_no, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                raise ValueError(f"{path}: line {line_no} is not a JSON record") from None
-            if record.get("game") == game:
-                return record
-            found.append(record.get("game"))
-    raise ValueError(f"{path} has no game {game} (games recorded: {len(found)})")
 
 
 def replay(record: dict, delay, stdin, stdout) -> None:

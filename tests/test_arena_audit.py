@@ -1,0 +1,156 @@
+"""`fruit-rage audit`: the endgame audit against plain minimax over the reference rules."""
+from __future__ import annotations
+
+import functools
+import json
+import random
+import subprocess
+import sys
+
+from agent.arena.audit import audit_game, game_positions, solve_exactly
+from agent.rules import (fruit_count, groups, move_name, negamax_value, parse_move_name, play,
+                         remove_and_fall, top_left)
+from arena_helpers import PROJECT_ROOT
+from fruit_helpers import random_grid
+
+
+@functools.lru_cache(maxsize=None)
+def exact(grid) -> int:
+    """Plain minimax to the end (rules.negamax_value), remembering positions already seen."""
+    return max((len(g) ** 2 - exact(remove_and_fall(grid, g)) for g in groups(grid)), default=0)
+
+
+def random_game_record(seed: int, size: int, types: int, fault_at=None) -> dict:
+    """A game of random moves as `match --out` records it; `fault_at` turns that move
+    (counting from 0) into a time loss that ends the game."""
+    rng = random.Random(seed)
+    grid = board = random_grid(rng, size, types)
+    side, moves, scores = rng.choice("AB"), [], {"A": 0, "B": 0}
+    first = side
+    while groups(grid):
+        cell = top_left(rng.choice(groups(grid)))
+        if len(moves) == fault_at:
+            moves.append({"player": side, "move": move_name(cell), "cpu": 9.9, "points": 0,
+                          "fault": "time", "reason": "out of time"})
+            break
+        grid, points = play(grid, cell)
+        moves.append({"player": side, "move": move_name(cell), "cpu": 0.01, "points": points})
+        scores[side] += points
+        side = "B" if side == "A" else "A"
+    return {"game": seed, "seed": seed, "size": size, "types": types, "time": 10.0,
+            "agents": {"A": "alpha", "B": "beta"}, "first": first, "board": list(board),
+            "moves": moves, "scores": scores, "winner": None, "reason": "",
+            "fault": "time" if fault_at is not None else None}
+
+
+def expected_audit(record: dict, first_solved: int = 0):
+    """The audit worked out by brute force over the reference rules, from position
+    `first_solved` on: what every move gave away, and A's margin with best play."""
+    positions = game_positions(record)
+    given = {"A": 0, "B": 0}
+    slips = []
+    for number, (side, grid, name, points) in enumerate(positions[:-1], 1):
+        if number - 1 < first_solved:
+            continue
+        child = play(grid, parse_move_name(name))[0]
+        lost = exact(grid) - (points - exact(child))
+        given[side] += lost
+        if lost:
+            slips.append((number, side, name, lost))
+    score = {"A": 0, "B": 0}
+    for side, _, _, points in positions[:first_solved]:
+        score[side] += points
+    side, grid = positions[first_solved][:2]
+    margin = score["A"] - score["B"] + (exact(grid) if side == "A" else -exact(grid))
+    return given, slips, margin
+
+
+def test_the_memoised_oracle_is_plain_minimax():
+    rng = random.Random(5)
+    for _ in range(5):
+        grid = random_grid(rng, 3, 2)
+        assert exact(grid) == negamax_value(grid, 99)
+
+
+def test_the_audit_of_whole_games_equals_brute_force():
+    slipped = 0
+    for seed in range(12):
+        record = random_game_record(seed, 4, 3)
+        audit = audit_game(record, seconds=10.0)
+        given, slips, margin = expected_audit(record)
+        assert audit.solved_from == 0 and audit.moves == len(record["moves"])
+        assert audit.given_away == given
+        assert [(s.number, s.side, s.move, s.given_away) for s in audit.slips] == slips
+        assert audit.best_play_margin == margin
+        # the move named as the best really keeps the exact value
+        positions = game_positions(record)
+        for slip in audit.slips:
+            grid = positions[slip.number - 1][1]
+            child, points = play(grid, parse_move_name(slip.best))
+            assert points - exact(child) == exact(grid)
+        slipped += len(slips)
+    assert slipped > 10   # random play gives points away: the test saw real slips
+
+
+def test_the_walk_back_stops_at_the_first_position_it_cannot_solve():
+    limit = 9   # a stand-in solver that gives up on more fruit than this
+
+    def solve(grid, seconds):
+        return solve_exactly(grid, seconds) if fruit_count(grid) <= limit else None
+
+    for seed in range(6):
+        record = random_game_record(100 + seed, 5, 3)
+        positions = game_positions(record)
+        audit = audit_game(record, 10.0, solve)
+        first = max(i for i, p in enumerate(positions) if fruit_count(p[1]) > limit) + 1
+        assert audit.solved_from == first and audit.fruit_left == fruit_count(positions[first][1])
+        given, slips, margin = expected_audit(record, first)
+        assert audit.given_away == given and audit.best_play_margin == margin
+        assert [s.number for s in audit.slips] == [s[0] for s in slips]
+        assert sum(audit.moves_audited.values()) == len(positions) - 1 - first
+
+
+def test_a_faulted_move_is_not_audited_and_the_game_ends_before_it():
+    record = random_game_record(7, 4, 3, fault_at=3)
+    positions = game_positions(record)
+    assert len(positions) == 4      # three moves, then the position the fault left unplayed
+    assert positions[-1][0] == record["moves"][3]["player"]
+    audit = audit_game(record, 10.0)
+    given, slips, margin = expected_audit(record)
+    assert audit.moves == 3 and audit.given_away == given and audit.best_play_margin == margin
+
+
+def fruit_rage(*args):
+    return subprocess.run([sys.executable, "-m", "agent", *map(str, args)], cwd=PROJECT_ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_the_command_reports_every_game_and_a_summary(tmp_path):
+    out = tmp_path / "results.jsonl"
+    done = fruit_rage("match", "greedy", "random", "--games", 3, "--size", 5, "--types", 3,
+                      "--time", 10, "--seed", 8, "--out", out)
+    assert done.returncode == 0, done.stderr
+    done = fruit_rage("audit", out)
+    assert done.returncode == 0, done.stderr
+    for game in (1, 2, 3):
+        assert f"game {game}: A greedy, B random; final" in done.stdout
+    assert done.stdout.count("solved exactly from move 1 of") == 3     # 5x5 boards: all of it
+    assert "Over 3 games, in the solved ends:\n  greedy: " in done.stdout
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    one = fruit_rage("audit", out, "--game", 2)
+    assert one.returncode == 0 and "game 2:" in one.stdout and "game 1:" not in one.stdout
+    assert "Over" not in one.stdout and len(records) == 3
+
+
+def test_the_command_refuses_bad_input_plainly(tmp_path):
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text('{"game": 1}\nnot json\n')
+    one_game = tmp_path / "one.jsonl"
+    one_game.write_text('{"game": 1}\n')
+    for args, message in (((junk,), "line 2 is not a game record"),
+                          ((tmp_path / "missing.jsonl",), "No such file"),
+                          ((one_game, "--game", 5), "has no game 5"),
+                          ((junk, "--seconds", 0), "--seconds must be 0.01..600")):
+        done = fruit_rage("audit", *args)
+        assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr
