@@ -147,10 +147,16 @@ def test_the_command_refuses_bad_input_plainly(tmp_path):
     junk.write_text('{"game": 1}\nnot json\n')
     one_game = tmp_path / "one.jsonl"
     one_game.write_text('{"game": 1}\n')
+    bad_move = tmp_path / "bad_move.jsonl"
+    record = random_game_record(3, 4, 3)
+    record["moves"][1]["move"] = "XYZ"
+    bad_move.write_text(json.dumps(record) + "\n")
     for args, message in (((junk,), "line 2 is not a game record"),
                           ((tmp_path / "missing.jsonl",), "No such file"),
                           ((one_game, "--game", 5), "has no game 5"),
-                          ((junk, "--seconds", 0), "--seconds must be 0.01..600")):
+                          ((junk, "--seconds", 0), "--seconds must be 0.01..600"),
+                          ((one_game,), "game 1: the record has no 'board'"),
+                          ((bad_move,), "game 3: not a cell name: 'XYZ'")):
         done = fruit_rage("audit", *args)
         assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from agent.rules import is_empty, move_name, parse_move_name, play
+from agent.rules import fruit_count, is_empty, move_name, parse_move_name, play
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def audit_game(record: dict, seconds: float, solve=solve_exactly) -> GameAudit:
         later_value = value
     audit.slips.reverse()
     audit.solved_from = index
-    audit.fruit_left = sum(ch != "*" for row in positions[index][1] for ch in row)
+    audit.fruit_left = fruit_count(positions[index][1])
     score = {"A": 0, "B": 0}
     for side, _, _, points in positions[:index]:
         score[side] += points

@@ -29,12 +29,23 @@ def run(args) -> int:
           flush=True)
     audits = []
     for record in sorted(records, key=lambda record: record["game"]):
-        audit = audit_game(record, args.seconds)
+        try:
+            audit = audit_game(record, args.seconds)
+            report = game_report(record, audit)
+        except KeyError as error:
+            return _unreadable(args.results, record, f"the record has no {error.args[0]!r}")
+        except (TypeError, ValueError) as error:
+            return _unreadable(args.results, record, str(error))
         audits.append((record, audit))
-        print(game_report(record, audit), flush=True)
+        print(report, flush=True)
     if len(audits) > 1:
         print(summary(audits))
     return 0
+
+
+def _unreadable(path: str, record: dict, problem: str) -> int:
+    print(f"fruit-rage audit: {path}, game {record['game']}: {problem}", file=sys.stderr)
+    return 2
 
 
 def game_report(record: dict, audit) -> str:
@@ -43,7 +54,7 @@ def game_report(record: dict, audit) -> str:
              f"final A {scores['A']} - B {scores['B']}"
              + (f" ({record['reason']})" if record.get("fault") else "")]
     if audit.solved_from is None or audit.solved_from == audit.moves:
-        lines.append(f"  no move's position could be solved within the time")
+        lines.append("  no move's position could be solved within the time")
         return "\n".join(lines)
     then = audit.score_then
     lines.append(f"  solved exactly from move {audit.solved_from + 1} of {audit.moves} "
