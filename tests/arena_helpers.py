@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import os
 import shlex
+import subprocess
 import sys
 import textwrap
 
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def fruit_rage(*args, stdin_text: str = ""):
+    """`python -m agent ARGS` in the project folder, with `stdin_text` as its input."""
+    return subprocess.run([sys.executable, "-m", "agent", *map(str, args)], cwd=PROJECT_ROOT,
+                          input=stdin_text, capture_output=True, text=True, timeout=120)
 
 # Shared prologue: read the position, and a helper answering with the largest group.
 _PROLOGUE = f"""\

@@ -4,13 +4,11 @@ from __future__ import annotations
 import functools
 import json
 import random
-import subprocess
-import sys
 
 from agent.arena.audit import audit_game, game_positions, solve_exactly
 from agent.rules import (fruit_count, groups, move_name, negamax_value, parse_move_name, play,
                          remove_and_fall, top_left)
-from arena_helpers import PROJECT_ROOT
+from arena_helpers import fruit_rage
 from fruit_helpers import random_grid
 
 
@@ -118,11 +116,6 @@ def test_a_faulted_move_is_not_audited_and_the_game_ends_before_it():
     audit = audit_game(record, 10.0)
     given, slips, margin = expected_audit(record)
     assert audit.moves == 3 and audit.given_away == given and audit.best_play_margin == margin
-
-
-def fruit_rage(*args):
-    return subprocess.run([sys.executable, "-m", "agent", *map(str, args)], cwd=PROJECT_ROOT,
-                          capture_output=True, text=True, timeout=120)
 
 
 def test_the_command_reports_every_game_and_a_summary(tmp_path):

@@ -15,12 +15,7 @@ import pytest
 from agent.arena.process import MoveRunner, Stopped
 from agent.arena.stats import (colour_lines, elo_difference, format_elo, pair_line, report_table,
                                wilson_interval)
-from arena_helpers import PROJECT_ROOT, scripted_agent
-
-
-def fruit_rage(*args, **options):
-    return subprocess.run([sys.executable, "-m", "agent", *map(str, args)], cwd=PROJECT_ROOT,
-                          capture_output=True, text=True, timeout=120, **options)
+from arena_helpers import PROJECT_ROOT, fruit_rage, scripted_agent
 
 
 def read_records(path):

@@ -14,12 +14,7 @@ from agent.arena.play_command import play_human_game
 from agent.arena.replay_command import replay
 from agent.baselines import greedy_move, minimax3_move, random_move
 from agent.rules import groups, negamax_value, play
-from arena_helpers import PROJECT_ROOT
-
-
-def fruit_rage(*args, stdin_text=""):
-    return subprocess.run([sys.executable, "-m", "agent", *map(str, args)], cwd=PROJECT_ROOT, input=stdin_text,
-                          capture_output=True, text=True, timeout=120)
+from arena_helpers import PROJECT_ROOT, fruit_rage
 
 
 @pytest.fixture(scope="module")
