@@ -16,6 +16,7 @@ def fruit_rage(*args, stdin_text: str = ""):
     return subprocess.run([sys.executable, "-m", "agent", *map(str, args)], cwd=PROJECT_ROOT,
                           input=stdin_text, capture_output=True, text=True, timeout=120)
 
+
 # Shared prologue: read the position, and a helper answering with the largest group.
 _PROLOGUE = f"""\
 import sys, time

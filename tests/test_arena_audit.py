@@ -129,10 +129,9 @@ def test_the_command_reports_every_game_and_a_summary(tmp_path):
         assert f"game {game}: A greedy, B random; final" in done.stdout
     assert done.stdout.count("solved exactly from move 1 of") == 3     # 5x5 boards: all of it
     assert "Over 3 games, in the solved ends:\n  greedy: " in done.stdout
-    records = [json.loads(line) for line in out.read_text().splitlines()]
     one = fruit_rage("audit", out, "--game", 2)
     assert one.returncode == 0 and "game 2:" in one.stdout and "game 1:" not in one.stdout
-    assert "Over" not in one.stdout and len(records) == 3
+    assert "Over" not in one.stdout
 
 
 def test_the_command_refuses_bad_input_plainly(tmp_path):
