@@ -330,7 +330,8 @@ cdef int32_t evaluate(SearchState *s, const Position *pos, int ply) noexcept nog
     the cheapest of the two that look past the horizon. Against minimax3 on 26x26 p9 at
     60 s, moving second (the hard side), in-process: pair 7-1, alternating 4-4. Against
     minimax3 on 12x12 p4 at 20 s, moving second, 40 boards: pair 19-21 (-13 a game),
-    alternating 14-26 (-20), none 11-29 (-33), and a top four (g1^2 - g2^2 + g3^2 - g4^2) 18-22 (-18).
+    alternating 14-26 (-20), none 11-29 (-33), and the top four groups taken in turn
+    (g1^2 - g2^2 + g3^2 - g4^2) 18-22 (-18).
     Every kind returns a value >= 0 (the mover takes a group at least as large as the
     opponent's next one); frontier_moves relies on it."""
     cdef MoveList *moves = &s.moves[ply]
