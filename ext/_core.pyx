@@ -307,6 +307,8 @@ ctypedef struct SearchState:
     bint alpha_beta
     int ordering
     int eval_kind
+    int reduction               # plies a late move's first search is cut by (0: none)
+    int full_moves              # moves of a node searched at full depth before reducing
     uint8_t age
     uint16_t root_move          # best move of the root search so far
     int32_t root_value
@@ -432,7 +434,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     cdef int32_t *scores
     cdef Position child
     cdef Group *g
-    cdef int i, bound
+    cdef int i, bound, reduce
     cdef int32_t best = -INFINITE, value, points, alpha_in = alpha
     cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
     cdef int64_t horizon_before = s.horizon_hits
@@ -491,7 +493,15 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
         elif i == 0:
             value = points - negamax(s, &child, depth - 1, points - beta, points - alpha, ply + 1)
         else:
-            value = points - negamax(s, &child, depth - 1, points - alpha - 1, points - alpha, ply + 1)
+            # Late move reduction: a move ordered late (a small group) is first searched
+            # shallower, and again at full depth only if it beats alpha there. Never where
+            # the full depth would reach the end of the game, so exact solving stays exact.
+            reduce = 0
+            if s.reduction and i >= s.full_moves and depth >= 3 and depth - 1 < child.fruit:
+                reduce = s.reduction if s.reduction < depth - 1 else depth - 1
+            value = points - negamax(s, &child, depth - 1 - reduce, points - alpha - 1, points - alpha, ply + 1)
+            if reduce and value > alpha and not s.stop:
+                value = points - negamax(s, &child, depth - 1, points - alpha - 1, points - alpha, ply + 1)
             if alpha < value < beta:
                 value = points - negamax(s, &child, depth - 1, points - beta, points - alpha, ply + 1)
         if s.stop:
@@ -667,19 +677,26 @@ cdef class Searcher:
     tt_bits: log2 of the table's entries (16 bytes each; 0 turns the table off).
     ordering: ORDER_* flags. eval_kind: EVAL_NONE or EVAL_GREEDY_PAIR.
     alpha_beta: False gives plain minimax (no pruning, no table), the oracle and baseline.
+    reduction, full_moves: the first `full_moves` moves of a node are searched at full
+    depth, later ones first `reduction` plies shallower (0: no reduction).
     """
     cdef SearchState s
     cdef Board board
 
     def __cinit__(self, Board board, int tt_bits=20, int ordering=ORDER_ALL,
-                  int eval_kind=EVAL_GREEDY_PAIR, bint alpha_beta=True):
+                  int eval_kind=EVAL_GREEDY_PAIR, bint alpha_beta=True, int reduction=0,
+                  int full_moves=4):
         if not 0 <= tt_bits <= 28:
             raise ValueError("tt_bits must be 0..28")
+        if not (0 <= reduction <= 8 and full_moves >= 0):
+            raise ValueError("reduction must be 0..8 and full_moves >= 0")
         memset(&self.s, 0, sizeof(SearchState))
         self.board = board
         self.s.alpha_beta = alpha_beta
         self.s.ordering = ordering
         self.s.eval_kind = eval_kind
+        self.s.reduction = reduction
+        self.s.full_moves = full_moves
         self.s.root_move = NO_MOVE
         if tt_bits and alpha_beta:
             self.s.tt = <TTEntry *> calloc(1 << tt_bits, sizeof(TTEntry))

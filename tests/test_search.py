@@ -8,7 +8,7 @@ import pytest
 from agent import rules, timing
 from agent._core import (EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE, ORDER_ALL, Board,
                          Searcher)
-from agent.search import think
+from agent.search import search_options, think
 from fruit_helpers import random_grid
 
 
@@ -46,6 +46,40 @@ def test_full_depth_equals_plain_minimax_for_every_ordering_with_and_without_tab
             assert result["value"] == expected, (tt_bits, ordering)
             child, points = Board(grid).play(result["move"])
             assert points - solve(child.rows()) == expected, "the move does not reach the value"
+
+
+@pytest.mark.parametrize("grid", POSITIONS + FULL_5X5)
+def test_late_move_reductions_keep_full_depth_search_exact(grid):
+    """Reduced searches never stand in for a search that would reach the end of the game."""
+    expected = solve(grid)
+    for reduction, full_moves in ((1, 0), (2, 1), (2, 4), (3, 2)):
+        for tt_bits in (0, 16):
+            result = Searcher(Board(grid), tt_bits=tt_bits, reduction=reduction,
+                              full_moves=full_moves).search(99)
+            assert result["exact"] and result["value"] == expected, (reduction, full_moves)
+            child, points = Board(grid).play(result["move"])
+            assert points - solve(child.rows()) == expected
+
+
+def test_iterative_deepening_with_reductions_solves_small_positions_exactly():
+    for grid in POSITIONS[:15] + FULL_5X5:
+        now = time.process_time()
+        decision = think(Board(grid), timing.Budget(now, now + 5, now + 10, False),
+                         searcher_options={"reduction": 2, "full_moves": 1})
+        assert decision.exact and decision.value == solve(grid)
+
+
+def test_reductions_cut_the_tree_of_a_wide_position_and_are_on_for_large_boards_only():
+    grid = random_grid(random.Random(8), 26, 9)
+    nodes = {reduction: Searcher(Board(grid), reduction=reduction).search(4)["nodes"]
+             for reduction in (0, 2)}
+    assert nodes[2] * 5 < nodes[0], nodes
+    assert search_options(26)["reduction"] > 0 and search_options(20)["reduction"] > 0
+    assert search_options(19) == {} and search_options(12) == {}
+    with pytest.raises(ValueError):
+        Searcher(Board(grid), reduction=-1)
+    with pytest.raises(ValueError):
+        Searcher(Board(grid), full_moves=-1)
 
 
 @pytest.mark.parametrize("grid", POSITIONS[:20])

@@ -68,6 +68,15 @@ def test_depth_4_is_predicted_from_the_moves_at_the_root_and_the_search_speed():
     assert timing.predict_next_iteration(costs, 10, 1e5) == pytest.approx(0.008)
 
 
+def test_with_reduced_late_moves_the_first_dear_depth_comes_later():
+    costs = [0.001, 0.002, 0.004, 0.006, 0.009]
+    # depths 4 and 5 cost little more than 3: predicted from the growth of the same parity
+    assert timing.predict_next_iteration(costs[:3], 500, 1e5, 6) == pytest.approx(0.004 * 2.0)
+    assert timing.predict_next_iteration(costs[:4], 500, 1e5, 6) == pytest.approx(0.006 * 2.0)
+    # depth 6, the first dear one, from the moves at the root: 2 x 500 ** 2 nodes
+    assert timing.predict_next_iteration(costs, 500, 1e5, 6) == pytest.approx(5.0)
+
+
 def test_own_moves_left_grows_with_the_groups():
     assert timing.own_moves_left(1) == (1.0, 1.0)
     for groups in GROUPS:
