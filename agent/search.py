@@ -65,8 +65,8 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
     stable = 0
     costs = []
     root_moves = board.group_count()
-    # 4 at full width; reduced late moves put it later by their reduction (measured for 2)
-    first_dear_depth = 4 + searcher_options.get("reduction", 0)
+    # reduced late moves put the first dear depth later by their reduction (measured for 2)
+    first_dear_depth = timing.FULL_WIDTH_DEAR_DEPTH + searcher_options.get("reduction", 0)
     depth = 0
     while True:
         depth += 1

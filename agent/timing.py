@@ -22,6 +22,7 @@ HORIZON = 40               # own moves the spendable time is spread over, at mos
 MAX_STRETCH = 4.0          # a move may use this many times its share when unstable
 MAX_FRACTION = 0.5         # and never more than this part of the spendable time
 DEFAULT_GROWTH = 10.0      # next iteration / last, before two are measured
+FULL_WIDTH_DEAR_DEPTH = 4  # the first depth whose tree is ~root_moves squared
 DEAR_DEPTH_NODES_PER_ROOT_MOVE_SQUARED = 2.0  # measured 1.5-1.9 (see predict_next_iteration)
 EXPECTED_OWN_MOVES_PER_GROUP = 0.35  # 26x26 p9 games last ~0.63 moves per initial group
 MOST_OWN_MOVES_PER_GROUP = 0.5      # late in a game nearly every group is a move
@@ -88,7 +89,7 @@ def keep_searching(budget: Budget, now: float, next_iteration: float,
 
 
 def predict_next_iteration(costs: list, root_moves: int, nodes_per_second: float,
-                           first_dear_depth: int = 4) -> float:
+                           first_dear_depth: int = FULL_WIDTH_DEAR_DEPTH) -> float:
     """Cost of the next depth from the costs of the finished ones (costs[0] is depth 1).
     The search's frontier pruning makes odd depths cheap and even depths dear: an even
     depth's tree ends in about root_moves times more frontier nodes. So the growth from
