@@ -108,6 +108,19 @@ def _add_audit(sub) -> None:
     p.set_defaults(handler="agent.arena.audit_command")
 
 
+def _add_phases(sub) -> None:
+    p = sub.add_parser("phases", help="show in which stretch of recorded games the margin was made",
+                       description="For games recorded by `match --out`: agent A's mean margin "
+                                   "once each part of the fruit is gone, for the games A moved "
+                                   "first and those it moved second, and A's CPU in each part. "
+                                   "It shows how much of a result is the first mover's head "
+                                   "start and where an agent gains on its opponent.")
+    p.add_argument("results", metavar="RESULTS", help="a results .jsonl file written by match --out")
+    p.add_argument("--parts", type=_positive_int, default=10,
+                   help="how many equal parts of the fruit to split the games into (default: 10)")
+    p.set_defaults(handler="agent.arena.phases_command")
+
+
 def _add_play(sub) -> None:
     p = sub.add_parser("play", help="play against the agent in the terminal",
                        description="You against the agent: type a cell such as G8 to move.")
@@ -175,7 +188,7 @@ def build_parser():
     add_move_arguments(parser)
     sub = parser.add_subparsers(title="subcommands", metavar="COMMAND")
     for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_replay, _add_audit,
-                _add_play):
+                _add_phases, _add_play):
         add(sub)
     return parser
 

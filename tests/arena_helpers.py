@@ -1,12 +1,16 @@
-"""Scripted agents for the arena tests: tiny programs speaking the competition protocol,
-each misbehaving in one chosen way."""
+"""For the arena tests: scripted agents (tiny programs speaking the competition protocol,
+each misbehaving in one chosen way) and game records of random play."""
 from __future__ import annotations
 
 import os
+import random
 import shlex
 import subprocess
 import sys
 import textwrap
+
+from agent.rules import groups, move_name, play, top_left
+from fruit_helpers import random_grid
 
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -67,3 +71,26 @@ def scripted_agent(tmp_path, name: str, *args) -> str:
     path = tmp_path / f"{name}.py"
     path.write_text(_PROLOGUE + textwrap.dedent(SCRIPTS[name]))
     return " ".join(shlex.quote(part) for part in (sys.executable, str(path), *map(str, args)))
+
+
+def random_game_record(seed: int, size: int, types: int, fault_at=None) -> dict:
+    """A game of random moves as `match --out` records it; `fault_at` turns that move
+    (counting from 0) into a time loss that ends the game."""
+    rng = random.Random(seed)
+    grid = board = random_grid(rng, size, types)
+    side, moves, scores = rng.choice("AB"), [], {"A": 0, "B": 0}
+    first = side
+    while groups(grid):
+        cell = top_left(rng.choice(groups(grid)))
+        if len(moves) == fault_at:
+            moves.append({"player": side, "move": move_name(cell), "cpu": 9.9, "points": 0,
+                          "fault": "time", "reason": "out of time"})
+            break
+        grid, points = play(grid, cell)
+        moves.append({"player": side, "move": move_name(cell), "cpu": 0.01, "points": points})
+        scores[side] += points
+        side = "B" if side == "A" else "A"
+    return {"game": seed, "seed": seed, "size": size, "types": types, "time": 10.0,
+            "agents": {"A": "alpha", "B": "beta"}, "first": first, "board": list(board),
+            "moves": moves, "scores": scores, "winner": None, "reason": "",
+            "fault": "time" if fault_at is not None else None}

@@ -6,9 +6,9 @@ import json
 import random
 
 from agent.arena.audit import audit_game, game_positions, solve_exactly
-from agent.rules import (fruit_count, groups, move_name, negamax_value, parse_move_name, play,
-                         remove_and_fall, top_left)
-from arena_helpers import fruit_rage
+from agent.rules import (fruit_count, groups, negamax_value, parse_move_name, play,
+                         remove_and_fall)
+from arena_helpers import fruit_rage, random_game_record
 from fruit_helpers import random_grid
 
 
@@ -16,29 +16,6 @@ from fruit_helpers import random_grid
 def exact(grid) -> int:
     """Plain minimax to the end (rules.negamax_value), remembering positions already seen."""
     return max((len(g) ** 2 - exact(remove_and_fall(grid, g)) for g in groups(grid)), default=0)
-
-
-def random_game_record(seed: int, size: int, types: int, fault_at=None) -> dict:
-    """A game of random moves as `match --out` records it; `fault_at` turns that move
-    (counting from 0) into a time loss that ends the game."""
-    rng = random.Random(seed)
-    grid = board = random_grid(rng, size, types)
-    side, moves, scores = rng.choice("AB"), [], {"A": 0, "B": 0}
-    first = side
-    while groups(grid):
-        cell = top_left(rng.choice(groups(grid)))
-        if len(moves) == fault_at:
-            moves.append({"player": side, "move": move_name(cell), "cpu": 9.9, "points": 0,
-                          "fault": "time", "reason": "out of time"})
-            break
-        grid, points = play(grid, cell)
-        moves.append({"player": side, "move": move_name(cell), "cpu": 0.01, "points": points})
-        scores[side] += points
-        side = "B" if side == "A" else "A"
-    return {"game": seed, "seed": seed, "size": size, "types": types, "time": 10.0,
-            "agents": {"A": "alpha", "B": "beta"}, "first": first, "board": list(board),
-            "moves": moves, "scores": scores, "winner": None, "reason": "",
-            "fault": "time" if fault_at is not None else None}
 
 
 def expected_audit(record: dict, first_solved: int = 0):

@@ -1,0 +1,32 @@
+"""`fruit-rage phases RESULTS [--parts P]`: where the margin of recorded games was made
+(agent/arena/phases.py)."""
+from __future__ import annotations
+
+import sys
+
+from agent.arena.phases import match_phases, phases_table
+from agent.arena.records import read_records
+
+
+def run(args) -> int:
+    if not 1 <= args.parts <= 20:
+        return _fail("--parts must be 1..20")
+    try:
+        records = read_records(args.results)
+    except (OSError, ValueError) as error:
+        return _fail(str(error))
+    try:
+        phases = match_phases(records, args.parts)
+    except ValueError as error:
+        return _fail(f"{args.results}: {error}")
+    except (KeyError, TypeError) as error:
+        return _fail(f"{args.results}: not a game record as match --out writes ({error})")
+    if not phases.games:
+        return _fail(f"{args.results}: every game ended by a fault")
+    print(phases_table(phases))
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"fruit-rage phases: {message}", file=sys.stderr)
+    return 2
