@@ -68,7 +68,7 @@ def test_games_are_split_by_first_mover_and_faulted_games_left_out():
         *(replayed_phases(r, 4)[1] for r in records[:10]))])
     other = random_game_record(50, 4, 3)
     other["agents"] = {"A": "gamma", "B": "beta"}
-    with pytest.raises(ValueError, match="game 50 is between other agents"):
+    with pytest.raises(ValueError, match="game 50 is between other agents than game 0"):
         match_phases(records[:3] + [other])
 
 
@@ -82,10 +82,21 @@ def test_the_command_prints_the_table_and_refuses_bad_input(tmp_path):
     assert "alpha CPU s a game" in done.stdout
     faulted = tmp_path / "faulted.jsonl"
     faulted.write_text(json.dumps(random_game_record(1, 4, 3, fault_at=0)) + "\n")
+    no_board = tmp_path / "no_board.jsonl"
+    no_board.write_text('{"game": 1, "agents": {"A": "a", "B": "b"}, "first": "A"}\n')
+    no_first = tmp_path / "no_first.jsonl"
+    no_first.write_text('{"game": 2, "agents": {"A": "a", "B": "b"}, "first": "C"}\n')
     no_agents = tmp_path / "no_agents.jsonl"
-    no_agents.write_text('{"game": 1}\n')
+    no_agents.write_text('{"game": 1, "agents": 5}\n')
+    bad_move = tmp_path / "bad_move.jsonl"
+    record = random_game_record(3, 4, 3)
+    record["moves"][1]["move"] = "XYZ"
+    bad_move.write_text(json.dumps(record) + "\n")
     for args, message in (((tmp_path / "missing.jsonl",), "No such file"),
-                          ((no_agents,), "not a game record as match --out writes"),
+                          ((no_board,), "game 1: the record has no 'board'"),
+                          ((bad_move,), "game 3: not a cell name: 'XYZ'"),
+                          ((no_agents,), "game 1: the record names no agents A and B"),
+                          ((no_first,), "game 2: the record names no first mover A or B"),
                           ((faulted,), "every game ended by a fault"),
                           ((results, "--parts", 21), "--parts must be 1..20")):
         done = fruit_rage("phases", *args)

@@ -22,6 +22,10 @@ class Phases:
     cpu: list = None                                # A's CPU seconds per part, summed over games
     skipped: int = 0                                # games ended by a fault (time, invalid move)
 
+    def __post_init__(self):
+        if self.cpu is None:
+            self.cpu = [0.0] * self.parts
+
     @property
     def games(self) -> int:
         return len(self.margins["A"]) + len(self.margins["B"])
@@ -48,19 +52,29 @@ def game_phases(record: dict, parts: int) -> tuple:
 
 
 def match_phases(records: list, parts: int = 10) -> Phases:
-    """The phases of every game in `records` (all between the same two agents)."""
+    """The phases of every game in `records` (all between the same two agents); a
+    ValueError names the game that is not a readable record."""
     if not records:
         raise ValueError("no games")
-    agents = records[0]["agents"]
-    phases = Phases(parts, dict(agents), cpu=[0.0] * parts)
+    agents = records[0].get("agents")
+    if not (isinstance(agents, dict) and sorted(agents) == ["A", "B"]):
+        raise ValueError(f"game {records[0]['game']}: the record names no agents A and B")
+    phases = Phases(parts, dict(agents))
     for record in records:
-        if record["agents"] != agents:
-            raise ValueError(f"game {record['game']} is between other agents "
-                             f"({record['agents']['A']} and {record['agents']['B']})")
+        if record.get("agents") != agents:
+            raise ValueError(f"game {record['game']} is between other agents than game "
+                             f"{records[0]['game']}")
         if record.get("fault"):
             phases.skipped += 1
             continue
-        margins, cpu = game_phases(record, parts)
+        if record.get("first") not in agents:
+            raise ValueError(f"game {record['game']}: the record names no first mover A or B")
+        try:
+            margins, cpu = game_phases(record, parts)
+        except KeyError as error:
+            raise ValueError(f"game {record['game']}: the record has no {error.args[0]!r}") from None
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"game {record['game']}: {error}") from None
         phases.margins[record["first"]].append(margins)
         phases.cpu = [a + b for a, b in zip(phases.cpu, cpu)]
     return phases

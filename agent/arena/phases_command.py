@@ -19,8 +19,6 @@ def run(args) -> int:
         phases = match_phases(records, args.parts)
     except ValueError as error:
         return _fail(f"{args.results}: {error}")
-    except (KeyError, TypeError) as error:
-        return _fail(f"{args.results}: not a game record as match --out writes ({error})")
     if not phases.games:
         return _fail(f"{args.results}: every game ended by a fault")
     print(phases_table(phases))
