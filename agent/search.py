@@ -13,10 +13,10 @@ ASPIRATION = 50          # first half-width of the window; margins are sums of s
 # Late move reduction, on large boards only. There a full-width search reaches depth 4 in
 # about a second at the start (26x26 p9, ~530 groups) and the reduced one depth 6.
 # Measured in-process against minimax3 at 60 s, moving second, 26x26 p9, the same 20
-# boards (seeds 501 and 601): reduced by 2 plies 15-5 (+22 a game), none 12-8 (+14); by 1
-# ply, on the 10 seed-501 boards, 4-6 (+6) like none. On 12x12 p4 at 20 s (~80 groups at
-# the start) it gained nothing, 40 boards: 2 plies 14-26 (-15 a game), 1 ply 15-25 (-12),
-# none 19-21 (-13).
+# boards (seeds 501 and 601): reduced by 2 plies 15-5 (+22 a game), and 14-6 (+24) once
+# the time policy predicted depth 6 right, none 12-8 (+14); by 1 ply, on the 10 seed-501
+# boards, 4-6 (+6) like none. On 12x12 p4 at 20 s (~80 groups at the start) it gained
+# nothing, 40 boards: 2 plies 14-26 (-15 a game), 1 ply 15-25 (-12), none 19-21 (-13).
 REDUCE_FROM_BOARD_SIZE = 20
 LATE_MOVE_REDUCTION = 2
 FULL_DEPTH_MOVES = 4
