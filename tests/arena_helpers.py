@@ -21,6 +21,15 @@ def fruit_rage(*args, stdin_text: str = ""):
                           input=stdin_text, capture_output=True, text=True, timeout=120)
 
 
+def assert_refused(subcommand: str, cases) -> None:
+    """Each (arguments, message) case: `fruit-rage SUBCOMMAND ARGUMENTS` exits 2 with the
+    message on stderr and no traceback."""
+    for args, message in cases:
+        done = fruit_rage(subcommand, *args)
+        assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr
+
+
 # Shared prologue: read the position, and a helper answering with the largest group.
 _PROLOGUE = f"""\
 import sys, time

@@ -19,12 +19,11 @@ class Phases:
     parts: int
     agents: dict                                    # {"A": name, "B": name}
     margins: dict = field(default_factory=lambda: {"A": [], "B": []})  # by first mover: per game, per part
-    cpu: list = None                                # A's CPU seconds per part, summed over games
+    cpu: list = field(init=False)                   # A's CPU seconds per part, summed over games
     skipped: int = 0                                # games ended by a fault (time, invalid move)
 
     def __post_init__(self):
-        if self.cpu is None:
-            self.cpu = [0.0] * self.parts
+        self.cpu = [0.0] * self.parts
 
     @property
     def games(self) -> int:
