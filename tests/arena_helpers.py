@@ -2,6 +2,7 @@
 each misbehaving in one chosen way) and game records of random play."""
 from __future__ import annotations
 
+import json
 import os
 import random
 import shlex
@@ -103,3 +104,12 @@ def random_game_record(seed: int, size: int, types: int, fault_at=None) -> dict:
             "agents": {"A": "alpha", "B": "beta"}, "first": first, "board": list(board),
             "moves": moves, "scores": scores, "winner": None, "reason": "",
             "fault": "time" if fault_at is not None else None}
+
+
+def bad_move_file(tmp_path):
+    """A results file whose one game (game 3) has "XYZ" for its second move."""
+    record = random_game_record(3, 4, 3)
+    record["moves"][1]["move"] = "XYZ"
+    path = tmp_path / "bad_move.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    return path

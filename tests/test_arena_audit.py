@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import functools
-import json
 import random
 
 from agent.arena.audit import audit_game, game_positions, solve_exactly
 from agent.rules import (fruit_count, groups, negamax_value, parse_move_name, play,
                          remove_and_fall)
-from arena_helpers import assert_refused, fruit_rage, random_game_record
+from arena_helpers import assert_refused, bad_move_file, fruit_rage, random_game_record
 from fruit_helpers import random_grid
 
 
@@ -116,10 +115,7 @@ def test_the_command_refuses_bad_input_plainly(tmp_path):
     junk.write_text('{"game": 1}\nnot json\n')
     one_game = tmp_path / "one.jsonl"
     one_game.write_text('{"game": 1}\n')
-    bad_move = tmp_path / "bad_move.jsonl"
-    record = random_game_record(3, 4, 3)
-    record["moves"][1]["move"] = "XYZ"
-    bad_move.write_text(json.dumps(record) + "\n")
+    bad_move = bad_move_file(tmp_path)
     assert_refused("audit", (((junk,), "line 2 is not a game record"),
                              ((tmp_path / "missing.jsonl",), "No such file"),
                              ((one_game, "--game", 5), "has no game 5"),

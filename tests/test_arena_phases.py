@@ -7,7 +7,7 @@ import pytest
 
 from agent.arena.phases import game_phases, match_phases, phases_table
 from agent.rules import parse_move_name, play
-from arena_helpers import assert_refused, fruit_rage, random_game_record
+from arena_helpers import assert_refused, bad_move_file, fruit_rage, random_game_record
 
 
 def replayed_phases(record: dict, parts: int):
@@ -88,10 +88,7 @@ def test_the_command_prints_the_table_and_refuses_bad_input(tmp_path):
     no_first.write_text('{"game": 2, "agents": {"A": "a", "B": "b"}, "first": "C"}\n')
     no_agents = tmp_path / "no_agents.jsonl"
     no_agents.write_text('{"game": 1, "agents": 5}\n')
-    bad_move = tmp_path / "bad_move.jsonl"
-    record = random_game_record(3, 4, 3)
-    record["moves"][1]["move"] = "XYZ"
-    bad_move.write_text(json.dumps(record) + "\n")
+    bad_move = bad_move_file(tmp_path)
     assert_refused("phases", (((tmp_path / "missing.jsonl",), "No such file"),
                               ((no_board,), "game 1: the record has no 'board'"),
                               ((bad_move,), "game 3: not a cell name: 'XYZ'"),
