@@ -84,10 +84,14 @@ def _add_match(sub) -> None:
     p.set_defaults(handler="agent.arena.match_command")
 
 
+def _add_results_argument(p) -> None:
+    p.add_argument("results", metavar="RESULTS", help="a results .jsonl file written by match --out")
+
+
 def _add_replay(sub) -> None:
     p = sub.add_parser("replay", help="step through a recorded game",
                        description="Show a game recorded by `match --out`, move by move.")
-    p.add_argument("results", metavar="RESULTS", help="a results .jsonl file written by match --out")
+    _add_results_argument(p)
     p.add_argument("--game", type=_positive_int, default=1, help="which game, counting from 1 (default: 1)")
     p.add_argument("--delay", type=float, default=None,
                    help="seconds between moves; default: wait for Enter")
@@ -101,7 +105,7 @@ def _add_audit(sub) -> None:
                                    "--seconds of CPU, and report the points each move there gave "
                                    "away against best play, and how the game ends with best play "
                                    "from the first solved position.")
-    p.add_argument("results", metavar="RESULTS", help="a results .jsonl file written by match --out")
+    _add_results_argument(p)
     p.add_argument("--game", type=_positive_int, default=None, help="only this game (default: all)")
     p.add_argument("--seconds", type=float, default=5.0,
                    help="CPU seconds allowed for solving one position (default: 5)")
@@ -115,7 +119,7 @@ def _add_phases(sub) -> None:
                                    "first and those it moved second, and A's CPU in each part. "
                                    "It shows how much of a result is the first mover's head "
                                    "start and where an agent gains on its opponent.")
-    p.add_argument("results", metavar="RESULTS", help="a results .jsonl file written by match --out")
+    _add_results_argument(p)
     p.add_argument("--parts", type=_positive_int, default=10,
                    help="how many equal parts of the fruit to split the games into (default: 10)")
     p.set_defaults(handler="agent.arena.phases_command")
