@@ -73,6 +73,9 @@ def _add_match(sub) -> None:
     p.add_argument("--types", type=_fruit_types, default=4, help="fruit types p (default: 4)")
     p.add_argument("--time", type=_positive_float, default=300.0,
                    help="CPU seconds per player per game (default: 300)")
+    p.add_argument("--time-b", type=_positive_float, default=None, metavar="TIME",
+                   help="B's clock, for a time-odds match (default: --time); e.g. ours against "
+                        "ours with twice the time shows what doubling the clock is worth")
     p.add_argument("--seed", type=int, default=None, help="seed for the boards (default: random)")
     p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel (default: 1)")
     p.add_argument("--paired", action="store_true",

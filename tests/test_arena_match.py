@@ -59,6 +59,24 @@ def test_a_paired_match_plays_every_board_once_with_each_agent_first(tmp_path):
     assert pair_line(records) in done.stdout and colour_lines(records)[1] in done.stdout
 
 
+def test_a_time_odds_match_gives_b_its_own_clock_and_replay_shows_it(tmp_path):
+    out = tmp_path / "results.jsonl"
+    done = fruit_rage("match", "greedy", "random", "--games", 2, "--size", 4, "--types", 3,
+                      "--time", 10, "--time-b", 25, "--seed", 3, "--out", out)
+    assert done.returncode == 0, done.stderr
+    assert "A 10 s, B 25 s" in done.stdout
+    for record in read_records(out):
+        assert (record["time"], record["time_b"]) == (10, 25)
+        for side, start in (("A", 10), ("B", 25)):
+            used = sum(m["cpu"] for m in record["moves"] if m["player"] == side)
+            assert record["clocks"][side] == pytest.approx(start - used, abs=1e-4)
+    replayed = fruit_rage("replay", out, "--game", 1, "--delay", 0)
+    assert replayed.returncode == 0, replayed.stderr
+    assert "A 10 s, B 25 s" in replayed.stdout
+    record = next(r for r in read_records(out) if r["game"] == 1)
+    assert f"B {record['clocks']['B']:.2f} s" in replayed.stdout
+
+
 def test_paired_needs_an_even_number_of_games(tmp_path):
     out = tmp_path / "results.jsonl"
     done = fruit_rage("match", "greedy", "random", "--games", 3, "--paired", "--out", out)

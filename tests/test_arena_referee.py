@@ -78,7 +78,7 @@ def test_equal_scores_go_to_the_player_with_more_time_left(tmp_path):
     players = [CommandPlayer(agent_spec("greedy"), runner),
                CommandPlayer(agent_spec(scripted_agent(tmp_path, "burn", 0.3)), runner)]
     for first in (0, 1):
-        result = play_game(players, grid, 2, 10.0, first)
+        result = play_game(players, grid, 2, (10.0, 10.0), first)
         assert result.scores == [2, 2]
         assert result.winner == 0 and result.fault is None
         assert result.reason.startswith("tied at 2, more time left")
@@ -97,8 +97,22 @@ def test_time_is_charged_even_for_a_legal_move_and_zero_loses():
     def never_called(grid, types, time_left):
         raise AssertionError("the game is over")
 
-    result = play_game([exact_clock_player, never_called], ("00", "11"), 2, 1.0, 0)
+    result = play_game([exact_clock_player, never_called], ("00", "11"), 2, (1.0, 1.0), 0)
     assert result.winner == 1 and result.fault == FAULT_TIME and result.scores == [0, 0]
+
+
+def test_each_player_starts_with_its_own_clock():
+    def one_second_player(grid, types, time_left):
+        cell = next((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "*")
+        return Move(1.0, "A1", *play(grid, cell))
+
+    players = [one_second_player, one_second_player]
+    a_short = play_game(players, ("00", "11"), 2, (0.5, 5.0), 0)
+    assert a_short.winner == 1 and a_short.fault == FAULT_TIME
+    b_short = play_game(players, ("00", "11"), 2, (5.0, 0.5), 0)
+    assert b_short.winner == 0 and b_short.fault == FAULT_TIME and b_short.clocks == [4.0, -0.5]
+    both = play_game(players, ("00", "11"), 2, (5.0, 2.0), 0)
+    assert both.fault is None and both.clocks == [4.0, 1.0]
 
 
 def test_first_player_alternates_and_game_one_is_drawn_from_the_seed():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
 
 from agent.arena.agents import agent_spec
 from agent.arena.process import MoveRunner
@@ -22,9 +22,14 @@ class MatchSettings:
     games: int
     size: int
     types: int
-    time: float            # seconds per player per game
+    time: float            # seconds per player per game (A's, when time_b is set)
     seed: int
     paired: bool = False   # games 2k-1 and 2k share board k, each agent moving first once
+    time_b: Optional[float] = None   # B's clock in a time-odds match
+
+    @property
+    def clocks(self) -> tuple:
+        return self.time, self.time if self.time_b is None else self.time_b
 
 
 def board_number(settings: MatchSettings, game: int) -> int:
@@ -48,7 +53,7 @@ def play_match_game(settings: MatchSettings, game: int, runner: MoveRunner) -> d
     board = random_board(seed, settings.size, settings.types)
     first = first_mover(settings.seed, game)
     players = [CommandPlayer(agent_spec(label), runner) for label in settings.agents]
-    result = play_game(players, board, settings.types, settings.time, first)
+    result = play_game(players, board, settings.types, settings.clocks, first)
     record = {
         "game": game,
         "seed": seed,
@@ -65,6 +70,8 @@ def play_match_game(settings: MatchSettings, game: int, runner: MoveRunner) -> d
         "reason": result.reason,
         "fault": result.fault,
     }
+    if settings.time_b is not None:
+        record["time_b"] = settings.time_b
     if settings.paired:
         record["pair"] = board_number(settings, game)
     return record

@@ -8,6 +8,7 @@ import sys
 
 from agent.arena.match import MatchSettings, run_match
 from agent.arena.process import MoveRunner
+from agent.arena.records import describe_clocks
 from agent.arena.stats import colour_lines, pair_line, report_table
 
 
@@ -25,10 +26,11 @@ def run(args) -> int:
             return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     settings = MatchSettings((args.agent_a, args.agent_b), args.games, args.size, args.types,
-                             args.time, seed, args.paired)
+                             args.time, seed, args.paired, args.time_b)
     boards = f"{args.games // 2} boards played twice" if args.paired else f"{args.games} games"
     print(f"{args.agent_a} (A) vs {args.agent_b} (B): {boards} on {args.size}x{args.size} "
-          f"boards of {args.types} types, {args.time:g} s each, seed {seed}", flush=True)
+          f"boards of {args.types} types, {describe_clocks(args.time, args.time_b)}, seed {seed}",
+          flush=True)
     records = []
     progress = Progress(settings.games, sys.stderr)
 

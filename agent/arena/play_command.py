@@ -54,7 +54,7 @@ def play_human_game(args, stdin, stdout) -> None:
                      f"Clock: you {result.clocks[HUMAN]:.1f} s, agent {result.clocks[AGENT]:.1f} s\n")
 
     try:
-        result = play_game(players, grid, args.types, args.time, first, on_move=show)
+        result = play_game(players, grid, args.types, (args.time, args.time), first, on_move=show)
     except Quit:
         stdout.write("\nGame abandoned.\n")
         return

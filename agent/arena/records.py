@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from typing import Optional
 
 
 def read_records(path: str) -> list:
@@ -27,3 +28,16 @@ def find_game(path: str, game: int) -> dict:
         if record["game"] == game:
             return record
     raise ValueError(f"{path} has no game {game} (games recorded: {len(records)})")
+
+
+def starting_clocks(record: dict) -> dict:
+    """Each side's clock at the start of a recorded game."""
+    return {"A": record["time"], "B": record.get("time_b", record["time"])}
+
+
+def describe_clocks(time: float, time_b: Optional[float]) -> str:
+    """`60 s each`, or `A 60 s, B 120 s` in a time-odds match."""
+    if time_b is None or time_b == time:
+        return f"{time:g} s each"
+    return f"A {time:g} s, B {time_b:g} s"
+

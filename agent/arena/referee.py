@@ -102,11 +102,12 @@ def _exit_detail(run) -> str:
     return f" ({what}: {run.stderr_tail})" if run.stderr_tail else f" ({what})"
 
 
-def play_game(players, grid, types: int, time_budget: float, first: int,
+def play_game(players, grid, types: int, clocks, first: int,
               on_move: Optional[Callable] = None) -> GameResult:
-    """Play `grid` out between players[0] and players[1], players[first] moving first.
+    """Play `grid` out between players[0] and players[1], players[first] moving first,
+    each starting with its entry of `clocks` (CPU seconds).
     on_move(player, move, result) is called after every turn, with the result so far."""
-    result = GameResult(clocks=[time_budget, time_budget])
+    result = GameResult(clocks=list(clocks))
     mover = first
     while not is_empty(grid):
         move = players[mover](grid, types, result.clocks[mover])

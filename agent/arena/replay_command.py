@@ -7,7 +7,7 @@ import sys
 import time
 
 from agent.arena.display import render_board, use_colour
-from agent.arena.records import find_game
+from agent.arena.records import describe_clocks, find_game, starting_clocks
 from agent.rules import group_at, parse_move_name, remove_and_fall
 
 
@@ -27,11 +27,12 @@ def replay(record: dict, delay, stdin, stdout) -> None:
     colour = use_colour(stdout)
     agents = record["agents"]
     stdout.write(f"Game {record['game']} (seed {record['seed']}): A = {agents['A']}, B = {agents['B']}, "
-                 f"{record['size']}x{record['size']}, {record['types']} types, {record['time']:g} s each; "
+                 f"{record['size']}x{record['size']}, {record['types']} types, "
+                 f"{describe_clocks(record['time'], record.get('time_b'))}; "
                  f"{record['first']} moves first\n")
     grid = tuple(record["board"])
     scores = {"A": 0, "B": 0}
-    clocks = {"A": record["time"], "B": record["time"]}
+    clocks = starting_clocks(record)
     for number, move in enumerate(record["moves"], 1):
         side = move["player"]
         clocks[side] -= move["cpu"]
