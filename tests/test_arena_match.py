@@ -55,7 +55,7 @@ def test_a_paired_match_plays_every_board_once_with_each_agent_first(tmp_path):
     assert [r["seed"] for r in records] == [800001, 800001, 800002, 800002, 800003, 800003]
     for one, two in zip(records[::2], records[1::2]):
         assert one["board"] == two["board"] and {one["first"], two["first"]} == {"A", "B"}
-    assert "3 boards played twice" in done.stdout
+    assert "6 games (3 boards, each played twice) on 5x5 boards" in done.stdout
     assert pair_line(records) in done.stdout and colour_lines(records)[1] in done.stdout
 
 

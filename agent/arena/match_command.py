@@ -27,8 +27,8 @@ def run(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     settings = MatchSettings((args.agent_a, args.agent_b), args.games, args.size, args.types,
                              args.time, seed, args.paired, args.time_b)
-    boards = f"{args.games // 2} boards played twice" if args.paired else f"{args.games} games"
-    print(f"{args.agent_a} (A) vs {args.agent_b} (B): {boards} on {args.size}x{args.size} "
+    games = f"{args.games} games" + (f" ({args.games // 2} boards, each played twice)" if args.paired else "")
+    print(f"{args.agent_a} (A) vs {args.agent_b} (B): {games} on {args.size}x{args.size} "
           f"boards of {args.types} types, {describe_clocks(args.time, args.time_b)}, seed {seed}",
           flush=True)
     records = []
