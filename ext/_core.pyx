@@ -1,7 +1,7 @@
 # The Fruit Rage hot core: bitboard positions, group enumeration, moves with gravity,
 # Zobrist hashing and perft. Everything per node is C data in nogil functions; the Python
 # classes at the bottom only convert at the edges. agent/rules.py is the oracle for it.
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.math cimport sqrt
 from libc.string cimport memcpy, memset
@@ -123,6 +123,17 @@ ctypedef struct GroupCensus:
     int32_t largest_unlisted  # the largest of them (0 when none)
 
 
+ctypedef struct GroupSpans:
+    # Every group of a position as the columns it spans, so that the census of a child
+    # can reuse the groups its move left alone (see child_census).
+    int32_t count                   # groups of two or more fruit
+    int16_t size[MAX_GROUPS]
+    uint8_t lo[MAX_GROUPS]
+    uint8_t hi[MAX_GROUPS]
+    int32_t singles[MAX_N]          # groups of one fruit, per column
+    int32_t all_singles
+
+
 cdef inline void count_groups(GroupCensus *seen, int size, int count, bint listed) noexcept nogil:
     """Record `count` groups of `size` fruit."""
     if not listed:
@@ -137,12 +148,40 @@ cdef inline void count_groups(GroupCensus *seen, int size, int count, bint liste
         seen.second = size
 
 
-cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
-                      GroupCensus *seen) noexcept nogil:
-    """Every group once: the ones of at least `min_size` fruit go into `moves` (which may
-    be NULL to list none), the rest are only counted in `seen`. Groups of one fruit (most
-    of them when p is large) are found in bulk with bit operations; only the rest pay for
-    a flood fill."""
+cdef inline void start_census(MoveList *moves, GroupCensus *seen, GroupSpans *spans) noexcept nogil:
+    memset(seen, 0, sizeof(GroupCensus))
+    if spans != NULL:
+        spans.count = 0
+        spans.all_singles = 0
+        memset(spans.singles, 0, sizeof(spans.singles))
+    if moves != NULL:
+        moves.count = 0
+        moves.mask_count = 0
+
+
+cdef inline void record_group(MoveList *moves, int min_size, GroupCensus *seen, GroupSpans *spans,
+                              int t, int lo, int hi, const uint32_t *masks, int size) noexcept nogil:
+    """One group, into `seen`, `spans` (unless NULL) and, when large enough, `moves`."""
+    count_groups(seen, size, 1, size >= min_size)
+    if spans != NULL:
+        if size == 1:
+            spans.singles[lo] += 1
+            spans.all_singles += 1
+        else:
+            spans.size[spans.count] = size
+            spans.lo[spans.count] = lo
+            spans.hi[spans.count] = hi
+            spans.count += 1
+    if size >= min_size:
+        add_group(moves, t, lo, hi, masks, size)
+
+
+cdef void walk_columns(const Position *pos, int first, int last, MoveList *moves, int min_size,
+                       GroupCensus *seen, GroupSpans *spans) noexcept nogil:
+    """Every group with fruit in columns first..last once, recorded as record_group does
+    (`moves` may be NULL when min_size is above any group). Groups of one fruit (most of
+    them when p is large) are found in bulk with bit operations; only the rest pay for a
+    flood fill, which may reach beyond the columns."""
     cdef uint32_t visited[MAX_N]
     cdef uint32_t group[MAX_N]
     cdef const uint32_t *fruit
@@ -150,15 +189,9 @@ cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
     cdef int t, c, cc, lo, hi, size, n = pos.n
     memset(visited, 0, sizeof(visited))
     memset(group, 0, sizeof(group))
-    memset(seen, 0, sizeof(GroupCensus))
-    if moves == NULL:
-        min_size = MAX_GROUPS + 1
-    else:
-        moves.count = 0
-        moves.mask_count = 0
     for t in range(pos.types):
         fruit = pos.plane[t]
-        for c in range(n):
+        for c in range(first, last + 1):
             x = fruit[c] & ~visited[c]
             if not x:
                 continue
@@ -171,6 +204,9 @@ cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
             x &= ~singles
             if singles:
                 count_groups(seen, 1, popcount(singles), min_size <= 1)
+                if spans != NULL:
+                    spans.singles[c] += popcount(singles)
+                    spans.all_singles += popcount(singles)
                 if min_size <= 1:
                     while singles:
                         bit = singles & (~singles + 1)
@@ -182,18 +218,51 @@ cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
                 for cc in range(lo, hi + 1):
                     size += popcount(group[cc])
                     visited[cc] |= group[cc]
-                count_groups(seen, size, 1, size >= min_size)
-                if size >= min_size:
-                    add_group(moves, t, lo, hi, &group[lo], size)
+                record_group(moves, min_size, seen, spans, t, lo, hi, &group[lo], size)
                 for cc in range(lo, hi + 1):
                     group[cc] = 0
                 x &= ~visited[c]
 
 
+cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
+                      GroupCensus *seen, GroupSpans *spans) noexcept nogil:
+    """Every group once: the ones of at least `min_size` fruit go into `moves` (which may
+    be NULL to list none), the rest are only counted in `seen`; all of them go into `spans`
+    unless it is NULL."""
+    if moves == NULL:
+        min_size = MAX_GROUPS + 1
+    start_census(moves, seen, spans)
+    walk_columns(pos, 0, pos.n - 1, moves, min_size, seen, spans)
+
+
 cdef inline void enumerate_groups(const Position *pos, MoveList *moves) noexcept nogil:
     """Every group once, into `moves`."""
     cdef GroupCensus seen
-    walk_groups(pos, moves, 1, &seen)
+    walk_groups(pos, moves, 1, &seen, NULL)
+
+
+cdef void child_census(const Position *child, const Group *move, const GroupSpans *parent,
+                       GroupCensus *seen) noexcept nogil:
+    """The two largest groups (seen.first and seen.second) of the position `move` leaves,
+    given `parent`, the spans of every group of the position it was played in, without
+    walking the whole board. Gravity moves fruit only in the move's own columns, so a
+    group with no fruit in them or beside them (in the move's band, one column wider on
+    each side) stands unchanged after the move; every other group of the new position
+    has fruit in the band, and is found by flood fills started there."""
+    cdef int i, c, outside_singles
+    cdef int band_lo = move.lo - 1 if move.lo > 0 else 0
+    cdef int band_hi = move.hi + 1 if move.hi + 1 < child.n else child.n - 1
+    memset(seen, 0, sizeof(GroupCensus))
+    for i in range(parent.count):
+        if parent.hi[i] < band_lo or parent.lo[i] > band_hi:
+            count_groups(seen, parent.size[i], 1, True)
+    if seen.second < 1:
+        outside_singles = parent.all_singles
+        for c in range(band_lo, band_hi + 1):
+            outside_singles -= parent.singles[c]
+        if outside_singles:
+            count_groups(seen, 1, 2 if outside_singles > 1 else 1, True)
+    walk_columns(child, band_lo, band_hi, NULL, MAX_GROUPS + 1, seen, NULL)
 
 # ---------------------------------------------------------------- moves
 
@@ -313,6 +382,8 @@ ctypedef struct SearchState:
     uint16_t root_move          # best move of the root search so far
     int32_t root_value
     int root_moves_done
+    GroupSpans *spans           # per ply: the node's groups, when the evaluation can use them
+    Group **played              # per ply: the move being searched (a group in its move list)
 
 
 cdef inline double cpu_seconds() noexcept nogil:
@@ -344,7 +415,7 @@ cdef int32_t evaluate(SearchState *s, const Position *pos, int ply) noexcept nog
     if s.eval_kind == EVAL_NONE:
         return 0
     if s.eval_kind == EVAL_GREEDY_PAIR:
-        walk_groups(pos, NULL, 0, &seen)
+        walk_groups(pos, NULL, 0, &seen, NULL)
         return seen.first * seen.first - seen.second * seen.second
     enumerate_groups(pos, moves)
     for i in range(moves.count):            # insertion sort of the groups larger than one
@@ -364,6 +435,21 @@ cdef int32_t evaluate(SearchState *s, const Position *pos, int ply) noexcept nog
     if singles % 2:
         total += 1 if big % 2 == 0 else -1
     return total
+
+
+cdef inline GroupSpans *spans_to_fill(SearchState *s, int ply) noexcept nogil:
+    """Where a node's walk records its groups: only the pair evaluation reads them."""
+    return &s.spans[ply] if s.eval_kind == EVAL_GREEDY_PAIR else NULL
+
+
+cdef inline int32_t evaluate_after(SearchState *s, const Position *child, int parent_ply) noexcept nogil:
+    """evaluate() of the position that s.played[parent_ply] leaves: for the pair
+    evaluation, from the parent's recorded groups rather than a walk of the whole board."""
+    cdef GroupCensus seen
+    if s.eval_kind != EVAL_GREEDY_PAIR:
+        return evaluate(s, child, parent_ply + 1)
+    child_census(child, s.played[parent_ply], &s.spans[parent_ply], &seen)
+    return seen.first * seen.first - seen.second * seen.second
 
 
 cdef void score_moves(SearchState *s, MoveList *moves, int32_t *scores, uint16_t tt_move) noexcept nogil:
@@ -399,7 +485,7 @@ cdef inline void pick_next(MoveList *moves, int32_t *scores, int i) noexcept nog
 
 
 cdef int32_t frontier_moves(SearchState *s, const Position *pos, MoveList *moves,
-                            int32_t alpha) noexcept nogil:
+                            int32_t alpha, int ply) noexcept nogil:
     """The moves of a node one ply above the horizon that can raise alpha. There a move
     is worth its points minus the evaluation of the position it leaves, and every
     evaluation is >= 0 (the opponent moves first in it), so a group of size k with
@@ -411,7 +497,7 @@ cdef int32_t frontier_moves(SearchState *s, const Position *pos, MoveList *moves
         min_size = <int>sqrt(alpha)
         while min_size * min_size <= alpha:
             min_size += 1
-    walk_groups(pos, moves, min_size, &seen)
+    walk_groups(pos, moves, min_size, &seen, spans_to_fill(s, ply))
     if seen.unlisted == 0:
         return -INFINITE
     if seen.unlisted > 1 or seen.largest_unlisted < pos.fruit:
@@ -438,6 +524,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     cdef int32_t best = -INFINITE, value, points, alpha_in = alpha
     cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
     cdef int64_t horizon_before = s.horizon_hits
+    cdef GroupCensus census
     # the root too: a depth-1 search (every instant move) then plays only what can raise alpha
     cdef bint frontier = depth == 1 and s.alpha_beta
     if pos.fruit == 0 or enter_node(s):
@@ -446,7 +533,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
         # No table probe here: a stored value from a deeper search may be negative, and
         # the frontier's pruning below relies on the horizon value being the evaluation.
         s.horizon_hits += 1
-        return evaluate(s, pos, ply)
+        return evaluate_after(s, pos, ply - 1)
     if s.tt != NULL:
         entry = &s.tt[pos.hash & s.tt_mask]
         s.tt_probes += 1
@@ -464,9 +551,9 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     moves = &s.moves[ply]
     scores = s.scores[ply]
     if frontier:
-        best = frontier_moves(s, pos, moves, alpha)
+        best = frontier_moves(s, pos, moves, alpha, ply)
     else:
-        enumerate_groups(pos, moves)
+        walk_groups(pos, moves, 1, &census, spans_to_fill(s, ply))
     if ply == 0:
         tt_move = s.root_move if s.root_move != NO_MOVE else tt_move
     score_moves(s, moves, scores, tt_move)
@@ -479,6 +566,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
                 s.horizon_hits += 1
             continue
         points = play_group(&child, pos, g, &moves.masks[g.first_mask])
+        s.played[ply] = g
         if frontier:
             # the child is a horizon node, whose value does not depend on the window:
             # evaluate it once rather than in a null window and again in the full one
@@ -487,7 +575,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
                 if enter_node(s):
                     return 0
                 s.horizon_hits += 1
-                value -= evaluate(s, &child, ply + 1)
+                value -= evaluate_after(s, &child, ply)
         elif not s.alpha_beta:
             value = points - negamax(s, &child, depth - 1, -INFINITE, INFINITE, ply + 1)
         elif i == 0:
@@ -607,6 +695,32 @@ cdef class Board:
         finally:
             free(moves)
 
+    def pair_values_after_moves(self):
+        """{cell: EVAL_GREEDY_PAIR of the position the move there leaves}, one cell per
+        group, computed as the search does: from this position's group spans and flood
+        fills near the move only (child_census). For tests against the rules."""
+        cdef MoveList *moves = <MoveList *> malloc(sizeof(MoveList))
+        cdef GroupSpans *spans = <GroupSpans *> malloc(sizeof(GroupSpans))
+        cdef GroupCensus seen
+        cdef Position child
+        cdef Group *g
+        cdef int i
+        try:
+            if moves == NULL or spans == NULL:
+                raise MemoryError()
+            walk_groups(&self.pos, moves, 1, &seen, spans)
+            values = {}
+            for i in range(moves.count):
+                g = &moves.groups[i]
+                play_group(&child, &self.pos, g, &moves.masks[g.first_mask])
+                child_census(&child, g, spans, &seen)
+                cell = group_cells(&self.pos, g, &moves.masks[g.first_mask])[0]
+                values[cell] = seen.first * seen.first - seen.second * seen.second
+            return values
+        finally:
+            free(moves)
+            free(spans)
+
     def group_count(self):
         cdef MoveList *moves = <MoveList *> malloc(sizeof(MoveList))
         if moves == NULL:
@@ -708,6 +822,8 @@ cdef class Searcher:
         free(self.s.tt)
         free(self.s.moves)
         free(self.s.scores)
+        free(self.s.spans)
+        free(self.s.played)
 
     cdef void reserve_plies(self, int plies) except *:
         if plies <= self.s.plies:
@@ -720,6 +836,14 @@ cdef class Searcher:
         if scores == NULL:
             raise MemoryError("move scores")
         self.s.scores = scores
+        spans = <GroupSpans *> realloc(self.s.spans, plies * sizeof(GroupSpans))
+        if spans == NULL:
+            raise MemoryError("group spans")
+        self.s.spans = spans
+        played = <Group **> realloc(self.s.played, plies * sizeof(Group *))
+        if played == NULL:
+            raise MemoryError("played moves")
+        self.s.played = played
         self.s.plies = plies
 
     def search(self, int depth, int alpha=-INFINITE, int beta=INFINITE, double deadline=1e300):
