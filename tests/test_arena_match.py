@@ -65,6 +65,7 @@ def test_a_time_odds_match_gives_b_its_own_clock_and_replay_shows_it(tmp_path):
                       "--time", 10, "--time-b", 25, "--seed", 3, "--out", out)
     assert done.returncode == 0, done.stderr
     assert "A 10 s, B 25 s" in done.stdout
+    assert "A: greedy (10 s)" in done.stdout and "B: random (25 s)" in done.stdout
     for record in read_records(out):
         assert (record["time"], record["time_b"]) == (10, 25)
         for side, start in (("A", 10), ("B", 25)):

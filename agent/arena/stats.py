@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from agent.arena.records import starting_clocks
+
 Z_95 = 1.959964
 ELO_SHOWN_LIMIT = 800  # beyond this the interval says only "more than"
 
@@ -67,7 +69,7 @@ def summarise(records, side: str) -> AgentSummary:
     cpu = [move["cpu"] for record in records for move in record["moves"] if move["player"] == side]
     lost = [record for record in records if record["winner"] == other]
     return AgentSummary(
-        label=records[0]["agents"][side] if records else side,
+        label=_label(records, side),
         games=len(records),
         wins=sum(record["winner"] == side for record in records),
         losses=len(lost),
@@ -80,6 +82,16 @@ def summarise(records, side: str) -> AgentSummary:
         mean_cpu=sum(cpu) / len(cpu) if cpu else 0.0,
         max_cpu=max(cpu, default=0.0),
     )
+
+
+def _label(records, side: str) -> str:
+    """The agent as typed, with its clock in a time-odds match."""
+    if not records:
+        return side
+    label = records[0]["agents"][side]
+    if "time_b" in records[0]:
+        label += f" ({starting_clocks(records[0])[side]:g} s)"
+    return label
 
 
 HEADER = ("agent", "W", "L", "D", "score [95%]", "Elo [95%]", "margin",
