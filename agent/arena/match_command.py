@@ -27,7 +27,9 @@ def run(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     settings = MatchSettings((args.agent_a, args.agent_b), args.games, args.size, args.types,
                              args.time, seed, args.paired, args.time_b)
-    games = f"{args.games} games" + (f" ({args.games // 2} boards, each played twice)" if args.paired else "")
+    games = f"{args.games} games"
+    if args.paired:
+        games += f" ({args.games // 2} boards, each played twice)"
     print(f"{args.agent_a} (A) vs {args.agent_b} (B): {games} on {args.size}x{args.size} "
           f"boards of {args.types} types, {describe_clocks(args.time, args.time_b)}, seed {seed}",
           flush=True)

@@ -40,4 +40,3 @@ def describe_clocks(time: float, time_b: Optional[float]) -> str:
     if time_b is None or time_b == time:
         return f"{time:g} s each"
     return f"A {time:g} s, B {time_b:g} s"
-
