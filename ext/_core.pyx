@@ -148,40 +148,13 @@ cdef inline void count_groups(GroupCensus *seen, int size, int count, bint liste
         seen.second = size
 
 
-cdef inline void start_census(MoveList *moves, GroupCensus *seen, GroupSpans *spans) noexcept nogil:
-    memset(seen, 0, sizeof(GroupCensus))
-    if spans != NULL:
-        spans.count = 0
-        spans.all_singles = 0
-        memset(spans.singles, 0, sizeof(spans.singles))
-    if moves != NULL:
-        moves.count = 0
-        moves.mask_count = 0
-
-
-cdef inline void record_group(MoveList *moves, int min_size, GroupCensus *seen, GroupSpans *spans,
-                              int t, int lo, int hi, const uint32_t *masks, int size) noexcept nogil:
-    """One group, into `seen`, `spans` (unless NULL) and, when large enough, `moves`."""
-    count_groups(seen, size, 1, size >= min_size)
-    if spans != NULL:
-        if size == 1:
-            spans.singles[lo] += 1
-            spans.all_singles += 1
-        else:
-            spans.size[spans.count] = size
-            spans.lo[spans.count] = lo
-            spans.hi[spans.count] = hi
-            spans.count += 1
-    if size >= min_size:
-        add_group(moves, t, lo, hi, masks, size)
-
-
 cdef void walk_columns(const Position *pos, int first, int last, MoveList *moves, int min_size,
                        GroupCensus *seen, GroupSpans *spans) noexcept nogil:
-    """Every group with fruit in columns first..last once, recorded as record_group does
-    (`moves` may be NULL when min_size is above any group). Groups of one fruit (most of
-    them when p is large) are found in bulk with bit operations; only the rest pay for a
-    flood fill, which may reach beyond the columns."""
+    """Every group with fruit in columns first..last once, added to what `seen`, `spans`
+    (unless NULL) and `moves` (the groups of at least `min_size` fruit; may be NULL when
+    min_size is above any group) hold. Groups of one fruit (most of them when p is large)
+    are found in bulk with bit operations; only the rest pay for a flood fill, which may
+    reach beyond the columns."""
     cdef uint32_t visited[MAX_N]
     cdef uint32_t group[MAX_N]
     cdef const uint32_t *fruit
@@ -218,7 +191,14 @@ cdef void walk_columns(const Position *pos, int first, int last, MoveList *moves
                 for cc in range(lo, hi + 1):
                     size += popcount(group[cc])
                     visited[cc] |= group[cc]
-                record_group(moves, min_size, seen, spans, t, lo, hi, &group[lo], size)
+                count_groups(seen, size, 1, size >= min_size)
+                if spans != NULL:
+                    spans.size[spans.count] = size
+                    spans.lo[spans.count] = lo
+                    spans.hi[spans.count] = hi
+                    spans.count += 1
+                if size >= min_size:
+                    add_group(moves, t, lo, hi, &group[lo], size)
                 for cc in range(lo, hi + 1):
                     group[cc] = 0
                 x &= ~visited[c]
@@ -229,9 +209,16 @@ cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
     """Every group once: the ones of at least `min_size` fruit go into `moves` (which may
     be NULL to list none), the rest are only counted in `seen`; all of them go into `spans`
     unless it is NULL."""
+    memset(seen, 0, sizeof(GroupCensus))
+    if spans != NULL:
+        spans.count = 0
+        spans.all_singles = 0
+        memset(spans.singles, 0, sizeof(spans.singles))
     if moves == NULL:
         min_size = MAX_GROUPS + 1
-    start_census(moves, seen, spans)
+    else:
+        moves.count = 0
+        moves.mask_count = 0
     walk_columns(pos, 0, pos.n - 1, moves, min_size, seen, spans)
 
 
