@@ -22,6 +22,9 @@ def _add_move(sub) -> None:
     add_move_arguments(p)
 
 
+OPPONENT_MODELS = ("best", "greedy")
+
+
 def add_move_arguments(p) -> None:
     p.add_argument("--input", default="input.txt", help="position file (default: ./input.txt)")
     p.add_argument("--output", default="output.txt", help="answer file (default: ./output.txt)")
@@ -29,6 +32,11 @@ def add_move_arguments(p) -> None:
                    help="calibration file (default: calibration.txt next to the input)")
     p.add_argument("--verbose", action="store_true",
                    help="print each search iteration to stderr: depth, nodes, value, PV, CPU")
+    p.add_argument("--opponent", choices=OPPONENT_MODELS, default="best",
+                   help="what the search assumes the opponent replies: 'best' (the default: its "
+                        "best move) or 'greedy' (always a largest group, as the greedy baseline "
+                        "does). 'greedy' beats such a player by far more, and loses badly to "
+                        "any other: use it only when you know whom you play")
     p.set_defaults(handler="agent.move_command")
 
 

@@ -28,10 +28,12 @@ def play_and_exit() -> None:
 
 
 def run(args) -> int:
-    return play_files(args.input, args.output, args.calibration, args.verbose)
+    return play_files(args.input, args.output, args.calibration, args.verbose,
+                      greedy_opponent=args.opponent == "greedy")
 
 
-def play_files(input_path: str, output_path: str, calibration_path=None, verbose=False) -> int:
+def play_files(input_path: str, output_path: str, calibration_path=None, verbose=False,
+               greedy_opponent=False) -> int:
     try:
         game = read_input(input_path)
     except InputError as error:
@@ -41,7 +43,8 @@ def play_files(input_path: str, output_path: str, calibration_path=None, verbose
 
     if calibration_path is None:
         calibration_path = calibration_beside(input_path)
-    choice = choose_move(game, calibration_path=calibration_path, verbose=verbose)
+    choice = choose_move(game, calibration_path=calibration_path, verbose=verbose,
+                         greedy_opponent=greedy_opponent)
     try:
         write_atomically(output_path, format_output(choice.name, choice.next_grid))
     except OSError as error:

@@ -9,7 +9,7 @@ from agent import timing
 from agent._core import Board
 from agent.calibration import Calibration, load
 from agent.rules import move_name
-from agent.search import think
+from agent.search import search_options, think
 
 TT_BITS_RANGE = (12, 22)    # 2^22 entries of 16 bytes = 64 MiB, the memory ceiling
 
@@ -22,18 +22,24 @@ class Choice:
         self.next_grid = next_grid    # the board after the move and gravity
 
 
-def choose_move(game, calibration_path=None, verbose=False, clock=time.process_time) -> Choice:
+def choose_move(game, calibration_path=None, verbose=False, clock=time.process_time,
+                greedy_opponent=False) -> Choice:
+    """The move for `game`; `greedy_opponent`: search as if the opponent always takes a
+    largest group (opt-in, for a known greedy player) instead of its best move."""
     calibration = load(calibration_path) if calibration_path else Calibration()
     board = Board(game.grid)
     budget = timing.plan(game.time_left, board.group_count(), calibration.startup, clock())
     expected_nodes = calibration.nodes_per_second * max(budget.maximum - clock(), 0.0)
     decision = think(board, budget, tt_bits=table_bits(expected_nodes), clock=clock,
                      report=_print_iteration if verbose else None,
+                     searcher_options=search_options(board.n, greedy_opponent),
                      nodes_per_second=calibration.nodes_per_second)
     next_board, points = board.play(decision.move)
     if verbose:
         outcome = (f"exact final margin {decision.value:+d}" if decision.exact
                    else f"value {decision.value:+d} at depth {decision.depth}")
+        if greedy_opponent:
+            outcome += " against a greedy opponent"
         print(f"{budget}; chose {move_name(decision.move)} ({points} points), {outcome}, "
               f"CPU {clock():.3f} s, TT hit rate {decision.tt_hit_rate:.1%}", file=sys.stderr)
     return Choice(move_name(decision.move), next_board.rows())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from agent import timing
-from agent._core import INFINITE_VALUE, Searcher
+from agent._core import INFINITE_VALUE, MODEL_GREEDY, Searcher
 from agent.calibration import DEFAULT_NODES_PER_SECOND
 
 ASPIRATION = 50          # first half-width of the window; margins are sums of squares
@@ -101,11 +101,13 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
     return Decision(iterations, nodes, hits / probes if probes else 0.0)
 
 
-def search_options(n: int) -> dict:
-    """The searcher's options on an n x n board."""
+def search_options(n: int, greedy_opponent: bool = False) -> dict:
+    """The searcher's options on an n x n board; `greedy_opponent`: model the opponent as
+    one that always takes a largest group (see Searcher's opponent_model)."""
+    options = {"opponent_model": MODEL_GREEDY} if greedy_opponent else {}
     if n >= REDUCE_FROM_BOARD_SIZE:
-        return {"reduction": LATE_MOVE_REDUCTION, "full_moves": FULL_DEPTH_MOVES}
-    return {}
+        options.update(reduction=LATE_MOVE_REDUCTION, full_moves=FULL_DEPTH_MOVES)
+    return options
 
 
 def _aspiration_search(searcher, depth, guess, deadline):

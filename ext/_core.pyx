@@ -345,6 +345,12 @@ cpdef enum:
     EVAL_NONE = 0
     EVAL_GREEDY_PAIR = 1
     EVAL_ALTERNATING = 2
+    MODEL_NONE = 0
+    MODEL_GREEDY = 1
+
+# Told apart in the table when the opponent is modelled: the same board is worth something
+# else with us to move than with the modelled opponent to move.
+cdef uint64_t MODELLED_SIDE_KEY = 0x9E3779B97F4A7C15ULL
 
 
 ctypedef struct SearchState:
@@ -365,6 +371,7 @@ ctypedef struct SearchState:
     int eval_kind
     int reduction               # plies a late move's first search is cut by (0: none)
     int full_moves              # moves of a node searched at full depth before reducing
+    int opponent_model          # MODEL_GREEDY: at odd plies only the largest groups are played
     uint8_t age
     uint16_t root_move          # best move of the root search so far
     int32_t root_value
@@ -488,6 +495,16 @@ cdef int32_t frontier_moves(SearchState *s, const Position *pos, MoveList *moves
     return seen.largest_unlisted * seen.largest_unlisted
 
 
+cdef void keep_largest(MoveList *moves, int size) noexcept nogil:
+    """Drop every group smaller than `size` from the list (a greedy player's choices)."""
+    cdef int i, kept = 0
+    for i in range(moves.count):
+        if moves.groups[i].size == size:
+            moves.groups[kept] = moves.groups[i]
+            kept += 1
+    moves.count = kept
+
+
 cdef inline bint enter_node(SearchState *s) noexcept nogil:
     """Count a node and look at the clock now and then; True when the search must stop."""
     s.nodes += 1
@@ -508,8 +525,11 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
     cdef int64_t horizon_before = s.horizon_hits
     cdef GroupCensus census
+    # the opponent's nodes when it is modelled: its move is the model's, not its best
+    cdef bint modelled = s.opponent_model != MODEL_NONE and ply & 1
+    cdef uint64_t key = pos.hash ^ MODELLED_SIDE_KEY if modelled else pos.hash
     # the root too: a depth-1 search (every instant move) then plays only what can raise alpha
-    cdef bint frontier = depth == 1 and s.alpha_beta
+    cdef bint frontier = depth == 1 and s.alpha_beta and not modelled
     if pos.fruit == 0 or enter_node(s):
         return 0
     if depth == 0:
@@ -518,9 +538,9 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
         s.horizon_hits += 1
         return evaluate(s, pos, ply - 1)
     if s.tt != NULL:
-        entry = &s.tt[pos.hash & s.tt_mask]
+        entry = &s.tt[key & s.tt_mask]
         s.tt_probes += 1
-        if entry.key == pos.hash:
+        if entry.key == key:
             s.tt_hits += 1
             tt_move = entry.move
             if entry.depth >= depth and ply > 0:
@@ -537,6 +557,8 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
         best = frontier_moves(s, pos, moves, alpha, ply)
     else:
         walk_groups(pos, moves, 1, &census, spans_to_fill(s, ply))
+        if modelled:
+            keep_largest(moves, census.first)
     if ply == 0:
         tt_move = s.root_move if s.root_move != NO_MOVE else tt_move
     score_moves(s, moves, scores, tt_move)
@@ -595,8 +617,8 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
         bound = BOUND_UPPER if best <= alpha_in else (BOUND_LOWER if best >= beta else BOUND_EXACT)
         if s.horizon_hits == horizon_before:
             depth = SOLVED_DEPTH
-        if entry.key != pos.hash or (entry.bound_age >> 2) != s.age or depth >= entry.depth:
-            entry.key = pos.hash
+        if entry.key != key or (entry.bound_age >> 2) != s.age or depth >= entry.depth:
+            entry.key = key
             entry.value = best
             entry.move = best_move
             entry.depth = depth
@@ -776,17 +798,22 @@ cdef class Searcher:
     alpha_beta: False gives plain minimax (no pruning, no table), the oracle and baseline.
     reduction, full_moves: the first `full_moves` moves of a node are searched at full
     depth, later ones first `reduction` plies shallower (0: no reduction).
+    opponent_model: MODEL_NONE (the opponent replies its best) or MODEL_GREEDY (it takes a
+    largest group; of several, the one worst for us): values are then margins against
+    that opponent, not against the best one.
     """
     cdef SearchState s
     cdef Board board
 
     def __cinit__(self, Board board, int tt_bits=20, int ordering=ORDER_ALL,
                   int eval_kind=EVAL_GREEDY_PAIR, bint alpha_beta=True, int reduction=0,
-                  int full_moves=4):
+                  int full_moves=4, int opponent_model=MODEL_NONE):
         if not 0 <= tt_bits <= 28:
             raise ValueError("tt_bits must be 0..28")
         if not (0 <= reduction <= 8 and full_moves >= 0):
             raise ValueError("reduction must be 0..8 and full_moves >= 0")
+        if opponent_model not in (MODEL_NONE, MODEL_GREEDY):
+            raise ValueError("opponent_model must be MODEL_NONE or MODEL_GREEDY")
         memset(&self.s, 0, sizeof(SearchState))
         self.board = board
         self.s.alpha_beta = alpha_beta
@@ -794,6 +821,7 @@ cdef class Searcher:
         self.s.eval_kind = eval_kind
         self.s.reduction = reduction
         self.s.full_moves = full_moves
+        self.s.opponent_model = opponent_model
         self.s.root_move = NO_MOVE
         if tt_bits and alpha_beta:
             self.s.tt = <TTEntry *> calloc(1 << tt_bits, sizeof(TTEntry))
@@ -874,12 +902,16 @@ cdef class Searcher:
         """Moves (as cells) read from the table along the best line, at most `limit`."""
         cdef Board board = self.board
         cdef TTEntry *entry
+        cdef uint64_t key
         line = []
         if self.s.tt == NULL:
             return line
         while len(line) < limit and board.pos.fruit:
-            entry = &self.s.tt[board.pos.hash & self.s.tt_mask]
-            if entry.key != board.pos.hash or entry.move == NO_MOVE:
+            key = board.pos.hash
+            if self.s.opponent_model != MODEL_NONE and len(line) % 2:
+                key ^= MODELLED_SIDE_KEY
+            entry = &self.s.tt[key & self.s.tt_mask]
+            if entry.key != key or entry.move == NO_MOVE:
                 break
             cell = (board.pos.n - 1 - entry.move % 32, entry.move // 32)
             try:

@@ -56,6 +56,16 @@ def test_move_subcommand_with_paths_and_verbose(tmp_path):
     assert_legal_answer((tmp_path / "position.txt").read_text(), (tmp_path / "answer.txt").read_text())
 
 
+def test_move_told_the_opponent_is_greedy(tmp_path):
+    shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "input.txt")
+    done = fruit_rage("move", "--opponent", "greedy", "--verbose", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "against a greedy opponent" in done.stderr
+    assert_legal_answer((tmp_path / "input.txt").read_text(), (tmp_path / "output.txt").read_text())
+    done = fruit_rage("move", "--opponent", "clever", cwd=tmp_path)
+    assert done.returncode == 2 and "invalid choice: 'clever'" in done.stderr
+
+
 def run_lean(folder, *args, command=None):
     """The competition's launch (or `command` in its environment), run in `folder`."""
     return subprocess.run((command or launch.move_command()) + list(args), env=launch.move_environment(),

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from agent import rules, timing
-from agent._core import (EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE, ORDER_ALL, Board,
+from agent._core import (EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE, MODEL_GREEDY, ORDER_ALL, Board,
                          Searcher)
 from agent.search import search_options, think
 from fruit_helpers import random_grid
@@ -76,6 +76,7 @@ def test_reductions_cut_the_tree_of_a_wide_position_and_are_on_for_large_boards_
     assert nodes[2] * 5 < nodes[0], nodes
     assert search_options(26)["reduction"] > 0 and search_options(20)["reduction"] > 0
     assert search_options(19) == {} and search_options(12) == {}
+    assert search_options(12, greedy_opponent=True) == {"opponent_model": MODEL_GREEDY}
     with pytest.raises(ValueError):
         Searcher(Board(grid), reduction=-1)
     with pytest.raises(ValueError):
@@ -206,3 +207,77 @@ def test_a_reused_table_across_generations_keeps_values_exact():
         first = searcher.search(99)["value"]
         searcher.next_generation()
         assert searcher.search(99)["value"] == first == solve(grid)
+
+
+@functools.lru_cache(maxsize=None)
+def minimax_against_greedy(grid, depth, evaluate=None, our_turn=True):
+    """Plain minimax, except that the opponent takes a largest group (of several, the one
+    worst for us): the oracle for MODEL_GREEDY. Negamax form, the mover's view; memoised."""
+    if rules.is_empty(grid):
+        return 0
+    if depth == 0:
+        return evaluate(grid) if evaluate else 0
+    moves = rules.groups(grid)
+    if not our_turn:
+        largest = max(len(g) for g in moves)
+        moves = [g for g in moves if len(g) == largest]
+    return max(len(g) ** 2 - minimax_against_greedy(rules.remove_and_fall(grid, g), depth - 1,
+                                                    evaluate, not our_turn)
+               for g in moves)
+
+
+@pytest.mark.parametrize("grid", POSITIONS[:25] + FULL_5X5)
+def test_search_against_a_modelled_greedy_opponent_equals_its_minimax(grid):
+    exact = minimax_against_greedy(grid, 99)
+    for tt_bits in (0, 16):
+        for ordering in (0, ORDER_ALL):
+            searcher = Searcher(Board(grid), tt_bits=tt_bits, ordering=ordering,
+                                opponent_model=MODEL_GREEDY)
+            result = searcher.search(99)
+            assert result["exact"] and result["value"] == exact, (tt_bits, ordering)
+            child, points = Board(grid).play(result["move"])
+            assert points - minimax_against_greedy(child.rows(), 99, our_turn=False) == exact
+    assert exact >= solve(grid)   # a greedy opponent can only do worse than the best one
+    for depth in (1, 2, 3, 4):
+        expected = minimax_against_greedy(grid, depth, rules.greedy_pair_value)
+        for tt_bits in (0, 16):
+            searcher = Searcher(Board(grid), tt_bits=tt_bits, opponent_model=MODEL_GREEDY)
+            assert searcher.search(depth)["value"] == expected, (depth, tt_bits)
+    with pytest.raises(ValueError):
+        Searcher(Board(grid), opponent_model=7)
+
+
+def game_against_greedy(grid, greedy_opponent):
+    """Greedy moves first; ours, told or not that it plays a greedy player, replies with a
+    search long enough to solve these boards. Returns our final margin."""
+    from agent.baselines import greedy_move
+
+    margin, ours = 0, False
+    while not rules.is_empty(grid):
+        if ours:
+            now = time.process_time()
+            cell = think(Board(grid), timing.Budget(now, now + 5, now + 10, False),
+                         searcher_options=search_options(5, greedy_opponent)).move
+        else:
+            cell = greedy_move(grid)
+        grid, points = rules.play(grid, cell)
+        margin += points if ours else -points
+        ours = not ours
+    return margin
+
+
+def test_told_its_opponent_is_greedy_the_agent_gets_what_the_model_promised():
+    from agent.baselines import greedy_move
+
+    better = 0
+    for seed in range(12):
+        start = random_grid(random.Random(seed), 5, 4)
+        after_greedy, points = rules.play(start, greedy_move(start))
+        # the searches' exact values (each tested against its oracle above)
+        promised = Searcher(Board(after_greedy), opponent_model=MODEL_GREEDY).search(99)["value"]
+        best_reply = Searcher(Board(after_greedy)).search(99)["value"]
+        modelled = game_against_greedy(start, greedy_opponent=True)
+        # greedy's own choice among equal groups can only help us
+        assert modelled >= promised - points >= best_reply - points
+        better += modelled > game_against_greedy(start, greedy_opponent=False)
+    assert better >= 1, "the model never made a difference"

@@ -16,19 +16,20 @@ from fruit_helpers import random_grid
 FULL_26 = random_grid(random.Random(2026), 26, 9)
 
 
-def charged_cpu(folder) -> float:
-    process = subprocess.Popen(launch.move_command(), env=launch.move_environment(), cwd=folder,
+def charged_cpu(folder, args=()) -> float:
+    process = subprocess.Popen(launch.move_command() + list(args), env=launch.move_environment(), cwd=folder,
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     assert status == 0
     return usage.ru_utime + usage.ru_stime
 
 
+@pytest.mark.parametrize("args", [(), ("move", "--opponent", "greedy")], ids=["default", "greedy-model"])
 @pytest.mark.parametrize("remaining", [0.05, 0.2, 1.0])
-def test_one_move_on_a_full_26x26_board_stays_within_the_clock(tmp_path, remaining):
+def test_one_move_on_a_full_26x26_board_stays_within_the_clock(tmp_path, remaining, args):
     (tmp_path / "input.txt").write_text(format_input(FULL_26, 9, remaining))
     for _ in range(3):
-        cpu = charged_cpu(tmp_path)
+        cpu = charged_cpu(tmp_path, args)
         assert cpu < remaining, f"charged {cpu:.3f} s of {remaining} s"
         assert (tmp_path / "output.txt").exists()
 
