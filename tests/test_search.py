@@ -6,8 +6,9 @@ import time
 import pytest
 
 from agent import rules, timing
-from agent._core import (EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE, MODEL_GREEDY, ORDER_ALL, Board,
-                         Searcher)
+from agent._core import (EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE, MODEL_GREEDY, ORDER_ALL,
+                         Board, Searcher)
+from agent.baselines import greedy_move
 from agent.search import search_options, think
 from fruit_helpers import random_grid
 
@@ -243,15 +244,11 @@ def test_search_against_a_modelled_greedy_opponent_equals_its_minimax(grid):
         for tt_bits in (0, 16):
             searcher = Searcher(Board(grid), tt_bits=tt_bits, opponent_model=MODEL_GREEDY)
             assert searcher.search(depth)["value"] == expected, (depth, tt_bits)
-    with pytest.raises(ValueError):
-        Searcher(Board(grid), opponent_model=7)
 
 
 def game_against_greedy(grid, greedy_opponent):
     """Greedy moves first; ours, told or not that it plays a greedy player, replies with a
     search long enough to solve these boards. Returns our final margin."""
-    from agent.baselines import greedy_move
-
     margin, ours = 0, False
     while not rules.is_empty(grid):
         if ours:
@@ -267,8 +264,6 @@ def game_against_greedy(grid, greedy_opponent):
 
 
 def test_told_its_opponent_is_greedy_the_agent_gets_what_the_model_promised():
-    from agent.baselines import greedy_move
-
     better = 0
     for seed in range(12):
         start = random_grid(random.Random(seed), 5, 4)
@@ -281,3 +276,5 @@ def test_told_its_opponent_is_greedy_the_agent_gets_what_the_model_promised():
         assert modelled >= promised - points >= best_reply - points
         better += modelled > game_against_greedy(start, greedy_opponent=False)
     assert better >= 1, "the model never made a difference"
+    with pytest.raises(ValueError):
+        Searcher(Board(start), opponent_model=7)
