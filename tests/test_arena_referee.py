@@ -101,6 +101,20 @@ def test_time_is_charged_even_for_a_legal_move_and_zero_loses():
     assert result.winner == 1 and result.fault == FAULT_TIME and result.scores == [0, 0]
 
 
+def test_a_garbled_answer_is_invalid_in_time_and_a_time_loss_past_it():
+    def garbled_after(overrun):
+        def player(grid, types, time_left):
+            return Move(time_left + overrun, fault=FAULT_INVALID, reason="garbled output.txt")
+        return player
+
+    in_time = play_game([garbled_after(-0.5), None], ("00", "11"), 2, (1.0, 1.0), 0)
+    assert in_time.winner == 1 and in_time.fault == FAULT_INVALID
+    assert in_time.reason == "garbled output.txt"
+    late = play_game([garbled_after(0.5), None], ("00", "11"), 2, (1.0, 1.0), 0)
+    assert late.winner == 1 and late.fault == FAULT_TIME
+    assert late.reason == "ran out of time: used 1.500 s with 1.000 s left"
+
+
 def test_each_player_starts_with_its_own_clock():
     def one_second_player(grid, types, time_left):
         cell = next((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "*")

@@ -113,7 +113,9 @@ def play_game(players, grid, types: int, clocks, first: int,
         move = players[mover](grid, types, result.clocks[mover])
         result.clocks[mover] -= move.seconds
         result.moves.append((mover, move))
-        if move.fault is None and result.clocks[mover] <= 0:
+        # Past its time, what a move wrote no longer counts: an overrun with an empty or
+        # garbled output.txt is a time loss, not an invalid move.
+        if move.fault != FAULT_TIME and result.clocks[mover] <= 0:
             move = Move(move.seconds, move.name, fault=FAULT_TIME,
                         reason=f"ran out of time: used {move.seconds:.3f} s with "
                                f"{move.seconds + result.clocks[mover]:.3f} s left")
