@@ -1,4 +1,5 @@
 """The game server over real sockets on 127.0.0.1: whole games, the log, and every fault."""
+import socket
 import threading
 import time
 
@@ -211,6 +212,28 @@ def test_time_is_cumulative_over_moves(tmp_path):
     result, finals, _ = play_to_fault(tmp_path, slow_alice_then_silent, stones=50, time_budget=1.0)
     assert result.reason == "alice ran out of time (1 s budget)"
     assert finals[1]["stones_left"] == 46
+
+
+def test_server_sends_without_nagle_delay(tmp_path, monkeypatch):
+    """Each player gets two messages in a row (its move's state, then the opponent's): with
+    Nagle's algorithm on, the second waited ~40 ms for a delayed acknowledgement, charged to
+    the first mover's clock on every move. asyncio leaves it on for accepted sockets."""
+    from nim_games.expanding import server
+    writers = []
+    original_init = server._Connection.__init__
+
+    def recording_init(self, reader, writer):
+        original_init(self, reader, writer)
+        writers.append(writer)
+    monkeypatch.setattr(server._Connection, "__init__", recording_init)
+    with running_server(tmp_path, stones=3, resets=0) as run:
+        a, b = seat_two(run)
+        a.receive(), b.receive()
+        assert len(writers) == 2
+        for writer in writers:
+            sock = writer.get_extra_info("socket")
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+        a.move(3)
 
 
 def test_rejected_hellos_and_order_clash(tmp_path):
