@@ -1,10 +1,14 @@
-"""What every interactive game here does at the end of input and on Ctrl-C."""
+"""What every interactive game here does at the end of input, on Ctrl-C, and when its output
+goes nowhere."""
 from __future__ import annotations
+
+import os
+import sys
 
 
 def play_to_the_end(play, *args) -> int:
     """Run `play(*args)`; end of input or Ctrl-C abandon the game with a message.
-    Returns the exit code: 0, or 130 when interrupted."""
+    Returns the exit code: 0, 1 when the output cannot be written, 130 when interrupted."""
     try:
         play(*args)
     except EOFError:
@@ -12,4 +16,13 @@ def play_to_the_end(play, *args) -> int:
     except KeyboardInterrupt:
         print("\nInterrupted: game abandoned.")
         return 130
+    except BrokenPipeError:
+        # The reader left (e.g. `| head`): stop quietly, and keep the interpreter's final
+        # flush of stdout from failing again on the same pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as error:  # e.g. stdout on a full disk
+        print(f"{os.path.basename(sys.argv[0])}: cannot write the game: {error.strerror}",
+              file=sys.stderr)
+        return 1
     return 0
