@@ -245,6 +245,8 @@ def test_rejected_hellos_and_order_clash(tmp_path):
         wait_until_server_has_read(run.address)
         with pytest.raises(GameRejected, match="order 0 is already taken"):
             Client("copycat", True, run.address, timeout=10)
+        with pytest.raises(GameRejected, match="the name 'alice' is already taken"):
+            Client("alice", False, run.address, timeout=10)
         b = RawPlayer(run.address, "bob", 1)
         assert a.receive()["init_stones"] == 3 and b.receive()["init_stones"] == 3
         a.move(3)

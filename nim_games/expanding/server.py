@@ -196,6 +196,11 @@ class _Session:
             if seats[hello.order] is not None:
                 await self._reject(conn, f"order {hello.order} is already taken")
                 continue
+            other = seats[1 - hello.order]
+            if other is not None and other.name == hello.name:
+                # the states name the winner: two players of one name could not tell who won
+                await self._reject(conn, f"the name {hello.name!r} is already taken")
+                continue
             conn.name = hello.name
             seats[hello.order] = conn
         return seats
