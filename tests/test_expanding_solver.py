@@ -1,10 +1,11 @@
 """The perfect player: solver vs a plain search, the reference values, and play against random."""
 import random
+import time
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from nim_games.expanding.players import Tracker, computer_chooser
+from nim_games.expanding.players import MOVE_OVERHEAD, Tracker, computer_chooser, think_time
 from nim_games.expanding.rules import Game, GameConfig, Move
 from nim_games.expanding.solver import Position, Solver, start_position
 
@@ -118,3 +119,48 @@ def test_lost_position_avoids_an_immediate_loss_when_it_can(stones, limit, pendi
         return solver.move_cap(child) >= child.stones
     if not all(loses_at_once(child) for child in options.values()):
         assert not loses_at_once(options[move])
+
+
+def test_out_of_time_keeps_what_was_proved():
+    """Solves cut off at once, many times over, leave a memo that still agrees with plain search."""
+    solver = Solver(3)
+    for stones in range(30, 400, 7):
+        move = solver.best_move(start_position(stones, 2, 3), deadline=time.monotonic())
+        assert move in dict(solver.moves(start_position(stones, 2, 3)))
+    for n in range(1, 21):
+        for resets in (0, 1):
+            expected = plain_search_wins(n, 0, False, (resets, resets), 3)
+            assert solver.wins(start_position(n, resets, 3)) == expected, (n, resets)
+
+
+def test_out_of_time_still_takes_a_win_in_one():
+    solver = Solver(3)
+    position = Position(5000, 5000, False, 3, 3)  # everything may be taken: a win in one
+    assert solver.best_move(position, deadline=time.monotonic() - 1) == Move(5000, False)
+
+
+@pytest.mark.parametrize("stones", [1, 2, 3, 10, 101, 1000, 10_000])
+@pytest.mark.parametrize("time_left", [0.0, 0.01, 0.5, 5.0, 120.0, 600.0])
+def test_thinking_for_every_move_to_come_fits_the_clock(stones, time_left):
+    most_moves = (stones + 1) // 2
+    per_move = think_time(time_left, stones)
+    assert per_move >= 0
+    assert most_moves * (per_move + MOVE_OVERHEAD) <= max(time_left, most_moves * MOVE_OVERHEAD)
+
+
+def test_a_game_too_large_to_solve_is_played_within_the_clock():
+    """1000 stones and 3 resets each (the solver needs minutes for the first move): two
+    computer players with 3 s each finish the game, neither out of time."""
+    config = GameConfig(1000, 3, 3, 3.0)
+    game = Game(config, ("a", "b"))
+    trackers = [Tracker(order, 1000, 3, 3) for order in (0, 1)]
+    choosers = [computer_chooser(3, config.time_budget) for _ in (0, 1)]
+    while not game.finished:
+        mover = game.turn
+        started = time.monotonic()
+        move = choosers[mover](trackers[mover])
+        game.play(move, time.monotonic() - started)
+        for tracker in trackers:
+            tracker.update(game.state())
+    assert game.reason.endswith("took the last stone")
+    assert all(player.time_taken < config.time_budget for player in game.players)

@@ -130,7 +130,8 @@ def exp_nim_parser() -> argparse.ArgumentParser:
     parser.add_argument("-n", "--name", required=True, help="your player name")
     parser.add_argument("-f", "--first", action="store_true", help="move first")
     parser.add_argument("--auto", action="store_true",
-                        help="let the perfect computer player choose the moves")
+                        help="let the computer choose the moves: perfect play wherever it can solve "
+                             "the position in its share of the time left, else its best guess")
     return parser
 
 
@@ -177,7 +178,7 @@ def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None,
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     try:
         with Client(args.name, args.first, args.server) as client:
-            choose = computer_chooser(client.init_max) if args.auto else human_chooser(stdin, stdout)
+            choose = computer_chooser(client.init_max, client.game_time) if args.auto else human_chooser(stdin, stdout)
             play_game(client, choose, stdout)
     except EOFError:
         print("\nexp-nim: end of input; leaving the game.", file=sys.stderr)

@@ -1,7 +1,8 @@
 """The two kinds of exp-nim player, human and computer, and the game state they both follow."""
 from __future__ import annotations
 
-from typing import Callable, TextIO
+import time
+from typing import Callable, Optional, TextIO
 
 from .rules import Move, grown_limit
 from .solver import Position, Solver
@@ -21,6 +22,7 @@ class Tracker:
         self.largest_take = 0
         self.reset_pending = False
         self.resets = [resets, resets]
+        self.time_used = 0.0  # this player's clock, as the server charges it
 
     def update(self, state: dict) -> None:
         stones_left = int(state["stones_left"])
@@ -29,6 +31,7 @@ class Tracker:
         self.reset_pending = bool(state.get("reset_used", False))
         for index in (0, 1):
             self.resets[index] = int(state[f"player_{index}"]["resets_left"])
+        self.time_used = float(state[f"player_{self.order}"].get("time_taken", self.time_used))
 
     @property
     def current_max(self) -> int:
@@ -46,9 +49,31 @@ class Tracker:
 Chooser = Callable[[Tracker], Move]
 
 
-def computer_chooser(init_max: int) -> Chooser:
+# A move may think half of its even share of the time left, the share taken over the most
+# moves this player can still have to make (one stone each), less what the server charges
+# beyond the thinking (the round trip of the messages). A position too large to solve in
+# that gets the solver's best guess; later positions are smaller, and the solver keeps what
+# it has proved.
+THINK_PART = 0.5
+MOVE_OVERHEAD = 0.003  # s
+
+
+def think_time(time_left: float, stones: int) -> float:
+    most_own_moves = (stones + 1) // 2
+    return THINK_PART * max(time_left / most_own_moves - MOVE_OVERHEAD, 0.0)
+
+
+def computer_chooser(init_max: int, game_time: Optional[float] = None) -> Chooser:
+    """Perfect play, as far as the solver gets in think_time() of the time left of
+    `game_time`, the player's clock (no limit without one)."""
     solver = Solver(init_max)
-    return lambda tracker: solver.best_move(tracker.position())
+
+    def choose(tracker: Tracker) -> Move:
+        deadline = None
+        if game_time is not None:
+            deadline = time.monotonic() + think_time(game_time - tracker.time_used, tracker.stones)
+        return solver.best_move(tracker.position(), deadline)
+    return choose
 
 
 def parse_move_line(line: str, tracker: Tracker) -> Move:

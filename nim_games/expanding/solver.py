@@ -6,7 +6,8 @@ the opponent's reset restricts this move to m, and both players' resets.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+import time
+from typing import NamedTuple, Optional
 
 from .rules import Move
 
@@ -21,6 +22,10 @@ class Position(NamedTuple):
 
 def start_position(stones: int, resets: int, init_max: int) -> Position:
     return Position(stones, init_max, False, resets, resets)
+
+
+class OutOfTime(Exception):
+    """The solver passed its deadline; what it had proved so far stays memoised."""
 
 
 class Solver:
@@ -52,11 +57,15 @@ class Solver:
                 result.append((Move(take, use_reset), child))
         return result
 
-    def wins(self, position: Position) -> bool:
-        """Whether the player on move wins with perfect play (memoised, no recursion limit)."""
+    def wins(self, position: Position, deadline: Optional[float] = None) -> bool:
+        """Whether the player on move wins with perfect play (memoised, no recursion limit).
+        With a `deadline` (time.monotonic()), OutOfTime once it has passed."""
         root = self.canonical(position)
         stack = [root]
         while stack:
+            # every step: one lists up to 2 x limit moves, far dearer than reading the clock
+            if deadline is not None and time.monotonic() >= deadline:
+                raise OutOfTime
             current = stack[-1]
             if current in self._wins:
                 stack.pop()
@@ -76,12 +85,23 @@ class Solver:
                 stack.extend(unknown)
         return self._wins[root]
 
-    def best_move(self, position: Position) -> Move:
-        """A winning move if there is one (smallest take, resets kept); else one that prolongs the game."""
+    def best_move(self, position: Position, deadline: Optional[float] = None) -> Move:
+        """A winning move if there is one (smallest take, resets kept); else one that prolongs
+        the game. Past the `deadline` (time.monotonic()) before the position is solved: the
+        most prolonging of the moves not yet proved to lose (Expanding Nim grows too fast to
+        solve a few thousand stones with resets in a player's time)."""
         options = self.moves(position)
-        for move, child in options:
-            if child is None or not self.wins(child):
-                return move
+        try:
+            for move, child in options:
+                if child is None or not self.wins(child, deadline):
+                    return move
+        except OutOfTime:
+            for move, child in options:
+                if child is None or self._wins.get(child) is False:
+                    return move
+            # the children proved so far win for the opponent; the others may not
+            unproved = [option for option in options if option[1] not in self._wins]
+            return max(unproved or options, key=lambda option: self._prolonging(*option))[0]
         return max(options, key=lambda option: self._prolonging(*option))[0]
 
     def _prolonging(self, move: Move, child: Position) -> tuple:
