@@ -15,8 +15,8 @@ Values, always for the player to move:
   last move (the original program scored every terminal the same way).
 - With a depth limit, cut-off positions get a guess of +-1, smaller than any real result.
 
-Exit codes: 0 after a game or at end of input, 2 for bad command-line arguments,
-130 on Ctrl-C.
+Exit codes: 0 after a game or at end of input, 1 when the output cannot be written,
+2 for bad command-line arguments, 130 on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -333,7 +333,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Moves are typed as two numbers, red then blue: '2 0' takes two red. "
         "Free rules: take any red and blue, at least one marble; classic: 1 or 2 from one "
         "pile, 2 points per red and 3 per blue left decide the score. Exit codes: 0 after "
-        "a game or at end of input, 2 for bad arguments, 130 on Ctrl-C.",
+        "a game or at end of input, 1 when the output cannot be written, 2 for bad "
+        "arguments, 130 on Ctrl-C.",
     )
     parser.add_argument(
         "num_red", nargs="?", type=argument_type(parse_pile), help="red marbles, 1-100"

@@ -6,8 +6,8 @@ board rather than from the searched position, which only shifts every score of o
 by the same constant and keeps scores valid in a transposition table: a win is worth
 10 + the number of empty squares left. Internally values are for the player to move.
 
-Squares are (row, column), 0-based. Exit codes: 0 after a game or at end of input, 2 for
-bad command-line arguments, 130 on Ctrl-C.
+Squares are (row, column), 0-based. Exit codes: 0 after a game or at end of input, 1 when
+the output cannot be written, 2 for bad command-line arguments, 130 on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -146,8 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tictactoe",
         description="Play tic-tac-toe against a perfect minimax player.",
         epilog="Type a move as row and column, each 0 to 2, e.g. '2 2' for the bottom-right "
-        "corner. Exit codes: 0 after a game or at end of input, 2 for bad arguments, "
-        "130 on Ctrl-C.",
+        "corner. Exit codes: 0 after a game or at end of input, 1 when the output cannot "
+        "be written, 2 for bad arguments, 130 on Ctrl-C.",
     )
     parser.add_argument(
         "--first",
