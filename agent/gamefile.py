@@ -5,7 +5,7 @@ board, fruit digits >= p. Everything else raises InputError with the line it is 
 """
 from __future__ import annotations
 
-from agent.oscalls import getpid, replace, unlink
+from agent.oscalls import getpid, lstat, replace, unlink
 from agent.rules import DIGITS, EMPTY, MAX_SIZE, is_empty, is_settled
 
 
@@ -124,7 +124,13 @@ def parse_output(text: str, n: int) -> tuple:
 
 
 def write_atomically(path: str, text: str) -> None:
-    """Write via a temporary file and rename, so a killed process leaves no half file."""
+    """Write via a temporary file and rename, so a killed process leaves no half file. A
+    path that exists and is not a plain file (a symbolic link, a pipe, a device) is written
+    through instead: the rename would replace the link, pipe or device node itself."""
+    if not _plain_file_or_absent(path):
+        with open(path, "w", encoding="ascii", newline="\n") as handle:
+            handle.write(text)
+        return
     temp_path = f"{path}.{getpid()}.tmp"
     try:
         with open(temp_path, "x", encoding="ascii", newline="\n") as handle:
@@ -136,3 +142,13 @@ def write_atomically(path: str, text: str) -> None:
         except OSError:
             pass
         raise
+
+
+_FILE_TYPE_BITS, _PLAIN_FILE = 0o170000, 0o100000  # S_IFMT, S_IFREG (no `stat` import on the move path)
+
+
+def _plain_file_or_absent(path: str) -> bool:
+    try:
+        return lstat(path).st_mode & _FILE_TYPE_BITS == _PLAIN_FILE
+    except OSError:  # absent, or unreachable: the rename path reports the error
+        return True

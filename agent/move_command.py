@@ -28,6 +28,12 @@ def play_and_exit() -> None:
 
 
 def run(args) -> int:
+    import os
+
+    if os.path.realpath(args.output) == os.path.realpath(args.input):
+        print(f"fruit-rage: --output {args.output} is the input file: it would be overwritten",
+              file=sys.stderr)
+        return 2
     return play_files(args.input, args.output, args.calibration, args.verbose,
                       greedy_opponent=args.opponent == "greedy")
 

@@ -1,4 +1,7 @@
 """input.txt parsing: liberal where harmless, a clear error naming the line otherwise."""
+import os
+import stat
+
 import pytest
 
 from agent.gamefile import InputError, parse_input, parse_output, format_output, write_atomically
@@ -59,3 +62,22 @@ def test_output_round_trip_and_atomic_write(tmp_path):
     assert path.read_text() == "B1\n0*\n2*\n"
     assert parse_output(path.read_text(), 2) == ("B1", ("0*", "2*"))
     assert [p.name for p in tmp_path.iterdir()] == ["output.txt"]
+
+
+def test_a_symbolic_link_or_pipe_is_written_through_not_replaced(tmp_path):
+    target = tmp_path / "target.txt"
+    target.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    write_atomically(str(link), format_output("A1", ("0",)))
+    assert link.is_symlink() and target.read_text() == "A1\n0\n"
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    reader = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)  # a reader, so that the writer can open
+    try:
+        write_atomically(str(pipe), format_output("A1", ("0",)))
+        assert os.read(reader, 100) == b"A1\n0\n"
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "pipe", "target.txt"]
