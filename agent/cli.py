@@ -25,14 +25,20 @@ def _add_move(sub) -> None:
 OPPONENT_MODELS = ("best", "greedy")
 
 
-def add_move_arguments(p) -> None:
-    p.add_argument("--input", default="input.txt", help="position file (default: ./input.txt)")
-    p.add_argument("--output", default="output.txt", help="answer file (default: ./output.txt)")
-    p.add_argument("--calibration", default=None,
+MOVE_OPTIONS = ("input", "output", "calibration", "verbose", "opponent")
+BARE_PREFIX = "bare_"  # the move options given with no subcommand, kept apart from `move`'s
+
+
+def add_move_arguments(p, prefix: str = "") -> None:
+    p.add_argument("--input", dest=prefix + "input", metavar="INPUT", default="input.txt",
+                   help="position file (default: ./input.txt)")
+    p.add_argument("--output", dest=prefix + "output", metavar="OUTPUT", default="output.txt",
+                   help="answer file (default: ./output.txt)")
+    p.add_argument("--calibration", dest=prefix + "calibration", metavar="CALIBRATION", default=None,
                    help="calibration file (default: calibration.txt next to the input)")
-    p.add_argument("--verbose", action="store_true",
-                   help="print each search iteration to stderr: depth, nodes, value, PV, CPU")
-    p.add_argument("--opponent", choices=OPPONENT_MODELS, default="best",
+    p.add_argument("--verbose", dest=prefix + "verbose", action="store_true",
+                   help="print each search iteration to stderr: depth, value, nodes, CPU, PV")
+    p.add_argument("--opponent", dest=prefix + "opponent", choices=OPPONENT_MODELS, default="best",
                    help="what the search assumes the opponent replies: 'best' (the default: its "
                         "best move) or 'greedy' (always a largest group, as the greedy baseline "
                         "does). 'greedy' beats such a player by far more, and loses badly to "
@@ -200,12 +206,26 @@ def build_parser():
     import argparse  # not at the top: the competition call never parses arguments
 
     parser = argparse.ArgumentParser(prog="fruit-rage", description=DESCRIPTION)
-    add_move_arguments(parser)
-    sub = parser.add_subparsers(title="subcommands", metavar="COMMAND")
+    add_move_arguments(parser, BARE_PREFIX)
+    sub = parser.add_subparsers(title="subcommands", metavar="COMMAND", dest="command")
     for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_replay, _add_audit,
                 _add_phases, _add_play):
         add(sub)
     return parser
+
+
+def _take_bare_move_options(parser, args) -> None:
+    """The move options given before any subcommand belong to the bare call (`fruit-rage
+    --verbose`); before a subcommand they would be overridden or ignored, so say so."""
+    bare = {name: getattr(args, BARE_PREFIX + name) for name in MOVE_OPTIONS}
+    if args.command is None:
+        vars(args).update(bare)
+        return
+    given = [f"--{name}" for name, value in bare.items()
+             if value != parser.get_default(BARE_PREFIX + name)]
+    if given:
+        parser.error(f"{', '.join(given)}: options of a move go after `move` "
+                     f"(fruit-rage move {given[0]} ...), not before `{args.command}`")
 
 
 def main(argv=None) -> int:
@@ -217,7 +237,9 @@ def main(argv=None) -> int:
         return play_files(DEFAULT_INPUT, DEFAULT_OUTPUT)
     import importlib
 
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _take_bare_move_options(parser, args)
     try:
         return importlib.import_module(args.handler).run(args)
     except KeyboardInterrupt:

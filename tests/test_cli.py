@@ -155,3 +155,32 @@ def test_calibration_file_is_written_and_read(tmp_path):
     from agent.calibration import load
     calibration = load(str(tmp_path / "calibration.txt"))
     assert calibration.nodes_per_second > 1000 and 0 < calibration.startup < 2
+
+
+def test_output_onto_the_input_is_refused(tmp_path):
+    shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "in.txt")
+    before = (tmp_path / "in.txt").read_text()
+    done = fruit_rage("move", "--input", "in.txt", "--output", "./in.txt", cwd=tmp_path)
+    assert done.returncode == 2 and "is the input file" in done.stderr
+    assert (tmp_path / "in.txt").read_text() == before
+
+
+@pytest.mark.parametrize("args", [
+    ("--output", "top.txt", "move"),
+    ("--input", "in.txt", "move", "--output", "o.txt"),
+    ("--verbose", "perft", "in.txt", "1"),
+])
+def test_move_options_before_a_subcommand_are_refused(tmp_path, args):
+    shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "in.txt")
+    shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "input.txt")
+    done = fruit_rage(*args, cwd=tmp_path)
+    assert done.returncode == 2 and "options of a move go after `move`" in done.stderr
+    assert sorted(os.listdir(tmp_path)) == ["in.txt", "input.txt"]
+
+
+def test_move_options_with_no_subcommand_are_the_move_options(tmp_path):
+    shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "in.txt")
+    done = fruit_rage("--input", "in.txt", "--output", "answer.txt", "--verbose", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "depth" in done.stderr
+    assert_legal_answer((tmp_path / "in.txt").read_text(), (tmp_path / "answer.txt").read_text())
