@@ -26,6 +26,7 @@ FULL_WIDTH_DEAR_DEPTH = 4  # the first depth whose tree is ~root_moves squared
 DEAR_DEPTH_NODES_PER_ROOT_MOVE_SQUARED = 2.0  # measured 1.5-1.9 (see predict_next_iteration)
 EXPECTED_OWN_MOVES_PER_GROUP = 0.35  # 26x26 p9 games last ~0.63 moves per initial group
 MOST_OWN_MOVES_PER_GROUP = 0.5      # late in a game nearly every group is a move
+LONGEST_CLOCK = 1e6        # s planned with at most (a clock of 1e303 s overflowed the planning)
 
 
 class Budget:
@@ -63,6 +64,7 @@ def plan(remaining: float, groups: int, startup: float, spent: float) -> Budget:
     """Budget for this move. `remaining` is the clock in input.txt, `groups` the groups on
     the board, `startup` the start-up cost expected of each later move, `spent` what this
     process has used so far."""
+    remaining = min(remaining, LONGEST_CLOCK)
     expected_moves, most_moves = own_moves_left(groups)
     overhead = max(startup, spent) + EXIT_COST
     spendable = remaining - reserve(remaining, most_moves, overhead)

@@ -184,3 +184,10 @@ def test_move_options_with_no_subcommand_are_the_move_options(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "depth" in done.stderr
     assert_legal_answer((tmp_path / "in.txt").read_text(), (tmp_path / "answer.txt").read_text())
+
+
+def test_an_absurdly_long_clock_still_plays(tmp_path):
+    (tmp_path / "input.txt").write_text("2\n2\n1e303\n01\n10\n")
+    done = fruit_rage(cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert_legal_answer((tmp_path / "input.txt").read_text(), (tmp_path / "output.txt").read_text())

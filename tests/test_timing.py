@@ -40,6 +40,15 @@ def test_too_little_time_answers_at_once():
     assert not timing.plan(300, 40, 0.03, 0.03).instant
 
 
+@pytest.mark.parametrize("remaining", [1e6, 1e9, 1e302, 1e303, 1.7e308])
+def test_an_absurdly_long_clock_is_planned_as_the_longest_one(remaining):
+    def fields(budget):
+        return budget.start, budget.optimum, budget.maximum, budget.instant
+    budget = timing.plan(remaining, 100, 0.03, 0.03)
+    assert fields(budget) == fields(timing.plan(timing.LONGEST_CLOCK, 100, 0.03, 0.03))
+    assert budget.maximum < timing.LONGEST_CLOCK
+
+
 def test_keep_searching_stops_at_the_optimum_and_before_an_overrun():
     budget = timing.Budget(start=1.0, optimum=2.0, maximum=4.0, instant=False)
     assert timing.keep_searching(budget, 1.5, 0.1, 0, False)
