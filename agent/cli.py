@@ -245,6 +245,13 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("fruit-rage: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader of our output left (`| head`): stop quietly, and keep the interpreter's
+        # last flush of stdout from failing on the same pipe.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -191,3 +191,15 @@ def test_an_absurdly_long_clock_still_plays(tmp_path):
     done = fruit_rage(cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert_legal_answer((tmp_path / "input.txt").read_text(), (tmp_path / "output.txt").read_text())
+
+
+def test_a_reader_that_left_ends_a_command_quietly(tmp_path):
+    (tmp_path / "p.txt").write_text("3\n2\n10\n***\n*10\n000\n")
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # like `| head` having exited: every write fails with EPIPE
+    try:
+        done = subprocess.run([sys.executable, "-m", "agent", "perft", "p.txt", "3"], cwd=tmp_path,
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 1 and done.stderr == ""
