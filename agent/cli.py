@@ -85,9 +85,9 @@ def _add_match(sub) -> None:
     p.add_argument("--games", type=_positive_int, default=10, help="number of games (default: 10)")
     p.add_argument("--size", type=_board_size, default=10, help="board side n (default: 10)")
     p.add_argument("--types", type=_fruit_types, default=4, help="fruit types p (default: 4)")
-    p.add_argument("--time", type=_positive_float, default=300.0,
+    p.add_argument("--time", type=_clock_seconds, default=300.0,
                    help="CPU seconds per player per game (default: 300)")
-    p.add_argument("--time-b", type=_positive_float, default=None, metavar="TIME",
+    p.add_argument("--time-b", type=_clock_seconds, default=None, metavar="TIME",
                    help="B's clock, for a time-odds match (default: --time); e.g. ours against "
                         "ours with twice the time shows what doubling the clock is worth")
     p.add_argument("--seed", type=int, default=None, help="seed for the boards (default: random)")
@@ -95,8 +95,9 @@ def _add_match(sub) -> None:
     p.add_argument("--paired", action="store_true",
                    help="play every board twice, each agent moving first once, and report "
                         "pairs won on total score (--games must be even)")
-    p.add_argument("--out", default=None, help="write one JSON line per game to this file")
-    p.add_argument("--grace", type=_positive_float, default=10.0,
+    p.add_argument("--out", default=None,
+                   help="write one JSON line per game to this file (replacing what it held)")
+    p.add_argument("--grace", type=_clock_seconds, default=10.0,
                    help="kill a move still running this many seconds after its time ran out (default: 10)")
     p.set_defaults(handler="agent.arena.match_command")
 
@@ -149,7 +150,7 @@ def _add_play(sub) -> None:
                    help="who moves first (default: you)")
     p.add_argument("--size", type=_board_size, default=8, help="board side n (default: 8)")
     p.add_argument("--types", type=_fruit_types, default=3, help="fruit types p (default: 3)")
-    p.add_argument("--time", type=_positive_float, default=60.0,
+    p.add_argument("--time", type=_clock_seconds, default=60.0,
                    help="seconds per player (default: 60)")
     p.add_argument("--seed", type=int, default=None, help="seed for the board (default: random)")
     p.add_argument("--agent", default="ours",
@@ -178,13 +179,16 @@ def _int(text: str) -> int:
         raise _argument_error(f"not an integer: {text!r}") from None
 
 
-def _positive_float(text: str) -> float:
+LONGEST_CLOCK = 1e6  # s: more than any game needs, and within what timers accept
+
+
+def _clock_seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
         raise _argument_error(f"not a number: {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise _argument_error(f"must be a positive number, got {text}")
+    if not 0 < value <= LONGEST_CLOCK:
+        raise _argument_error(f"must be a positive number of seconds up to {LONGEST_CLOCK:g}, got {text}")
     return value
 
 

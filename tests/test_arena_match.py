@@ -12,10 +12,11 @@ import time
 
 import pytest
 
+from agent.arena.agents import command_problem
 from agent.arena.process import MoveRunner, Stopped
 from agent.arena.stats import (colour_lines, elo_difference, format_elo, pair_line, report_table,
                                wilson_interval)
-from arena_helpers import PROJECT_ROOT, fruit_rage, scripted_agent
+from arena_helpers import PROJECT_ROOT, assert_refused, fruit_rage, scripted_agent
 
 
 def read_records(path):
@@ -97,7 +98,8 @@ def test_same_seed_same_match(tmp_path):
 
 def test_faulty_agents_lose_every_game_and_the_match_goes_on(tmp_path):
     out = tmp_path / "results.jsonl"
-    done = fruit_rage("match", scripted_agent(tmp_path, "garbage"), "no-such-fruit-rage-agent",
+    # a program the shell finds, whose own command is not found: only a move can tell
+    done = fruit_rage("match", scripted_agent(tmp_path, "garbage"), "sh -c no-such-fruit-rage-agent",
                       "--games", 2, "--size", 3, "--types", 2, "--time", 5, "--seed", 1, "--out", out)
     assert done.returncode == 0, done.stderr
     records = read_records(out)
@@ -113,7 +115,7 @@ def test_an_unwritable_out_is_an_error_before_any_game(tmp_path):
     marker = tmp_path / "a-game-ran"
     done = fruit_rage("match", f"touch {marker}", "greedy", "--games", 1, "--size", 3,
                       "--out", tmp_path / "missing" / "results.jsonl")
-    assert done.returncode == 2
+    assert done.returncode == 1
     assert "cannot write --out" in done.stderr
     assert not marker.exists() and "agent" not in done.stdout
 
@@ -128,6 +130,65 @@ def test_ctrl_c_stops_the_match_and_kills_the_running_move(tmp_path):
     assert match.returncode == 130
     assert "interrupted: 0 of 3 games finished" in stdout
     assert not processes_running(str(tmp_path / "hang.py"))
+
+
+def test_sigterm_stops_the_match_like_ctrl_c(tmp_path):
+    """As from `timeout` or a batch system: the running move is killed, its folder removed."""
+    moves_folder = tmp_path / "tmp"
+    moves_folder.mkdir()
+    match = subprocess.Popen([sys.executable, "-m", "agent", "match", "greedy", scripted_agent(tmp_path, "hang"),
+                              "--games", "3", "--size", "3", "--types", "2", "--time", "60", "--seed", "2"],
+                             cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "TMPDIR": str(moves_folder)})
+    time.sleep(2.0)  # the hanging agent is running by now
+    match.send_signal(signal.SIGTERM)
+    stdout, stderr = match.communicate(timeout=30)
+    assert match.returncode == 130
+    assert "interrupted: 0 of 3 games finished" in stdout
+    assert not processes_running(str(tmp_path / "hang.py"))
+    assert list(moves_folder.iterdir()) == []
+
+
+@pytest.mark.parametrize("agent, message", [
+    ("no-such-fruit-rage-agent", "no-such-fruit-rage-agent: command not found"),
+    ("", "the command is empty"),
+    ("./agent.sh --fast", "./agent.sh is a relative path"),
+    ("/no/such/agent.sh", "/no/such/agent.sh is not an executable file"),
+])
+def test_an_agent_that_cannot_run_is_refused_before_any_game(tmp_path, agent, message):
+    for args in (("match", "greedy", agent, "--games", 1, "--size", 3), ("play", "--agent", agent)):
+        done = fruit_rage(*args)
+        assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr and "Score" not in done.stdout and "[1/" not in done.stderr
+
+
+@pytest.mark.parametrize("agent", [
+    "python3 -m agent.baselines greedy", "FRUIT=1 OTHER='a b' python3 x.py", "cd /tmp && ./agent",
+    "$HOME/agent", "exec java -jar /x/agent.jar", "'unbalanced quote",
+])
+def test_commands_that_may_run_are_let_through(agent):
+    assert command_problem(agent) is None
+
+
+def test_a_long_match_does_not_queue_its_games_up_front(monkeypatch):
+    """Only the games being played exist: a million games must not cost a million futures."""
+    from agent.arena import match
+    pending, most_pending = set(), [0]
+
+    class CountingPool(match.ThreadPoolExecutor):
+        def submit(self, *args, **kwargs):
+            future = super().submit(*args, **kwargs)
+            pending.add(future)
+            future.add_done_callback(pending.discard)
+            most_pending[0] = max(most_pending[0], len(pending))
+            return future
+    monkeypatch.setattr(match, "ThreadPoolExecutor", CountingPool)
+    monkeypatch.setattr(match, "play_match_game", lambda settings, game, runner: {"game": game})
+    settings = match.MatchSettings(("greedy", "greedy"), 500, 3, 2, 5.0, 1)
+    games = []
+    match.run_match(settings, 3, MoveRunner(), lambda record: games.append(record["game"]))
+    assert sorted(games) == list(range(1, 501))
+    assert most_pending[0] <= 3
 
 
 def processes_running(text: str) -> list:
@@ -189,3 +250,10 @@ def test_results_by_colour_and_by_pair():
     assert colour_lines(records) == ["moving first  (W-L-D): A 3-0-1, B 1-1-1",
                                      "moving second (W-L-D): A 1-1-1, B 0-3-1"]
     assert pair_line(records) == "pairs won on total score over both games: A 1, B 1, even 1"
+
+
+def test_clocks_beyond_what_a_timer_takes_are_refused():
+    assert_refused("match", [(("greedy", "greedy", "--time", "1e10"), "up to 1e+06"),
+                             (("greedy", "greedy", "--time-b", "inf"), "up to 1e+06"),
+                             (("greedy", "greedy", "--grace", "nan"), "up to 1e+06")])
+    assert_refused("play", [(("--time", "1e308"), "up to 1e+06")])

@@ -3,6 +3,9 @@ output.txt in its current folder (the competition protocol)."""
 from __future__ import annotations
 
 import os
+import re
+import shlex
+import shutil
 import sys
 from dataclasses import dataclass
 from typing import Optional
@@ -26,13 +29,49 @@ class AgentSpec:
 
 
 def agent_spec(text: str) -> AgentSpec:
+    """ValueError when a command agent surely cannot run (see command_problem)."""
     if text == "ours":
         # The lean launch a competitor would use: start-up is charged to the clock.
         launch.compile_bytecode()
         return AgentSpec(text, launch.move_command(), False, launch.move_environment())
     if text in BASELINE_NAMES:
         return AgentSpec(text, [sys.executable, "-m", "agent.baselines", text], False, _built_in_env())
+    problem = command_problem(text)
+    if problem:
+        raise ValueError(f"agent {text!r}: {problem}")
     return AgentSpec(text, text, True)
+
+
+# Words the shell runs itself, which no PATH lookup finds.
+_SHELL_WORDS = {".", "cd", "command", "eval", "exec", "export", "set", "source", "ulimit", "umask"}
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def command_problem(text: str):
+    """Why a shell-command agent cannot run, judged from its program (its first word after
+    any VAR=value), or None. Caught before the first game: otherwise every move of a
+    mistyped name would be a forfeit. Commands too shell-ish to judge are let through."""
+    if not text.strip():
+        return "the command is empty"
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return None  # unbalanced quotes: the shell's own message says more
+    while words and _ASSIGNMENT.match(words[0]):
+        words.pop(0)
+    if not words or words[0] in _SHELL_WORDS or re.search(r"[$`(){};|&<>*?~]", words[0]):
+        return None
+    program = words[0]
+    if "/" in program:
+        if not os.path.isabs(program):
+            return (f"{program} is a relative path, but every move runs in a fresh folder: "
+                    f"give its absolute path")
+        if not os.access(program, os.X_OK):
+            return f"{program} is not an executable file"
+        return None
+    if shutil.which(program) is None:
+        return f"{program}: command not found"
+    return None
 
 
 def _built_in_env() -> dict:

@@ -4,7 +4,7 @@ becomes one JSON-ready record."""
 from __future__ import annotations
 
 import random
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -88,16 +88,24 @@ def _move_record(player: int, move) -> dict:
 def run_match(settings: MatchSettings, jobs: int, runner: MoveRunner,
               on_record: Callable[[dict], None]) -> None:
     """Play every game, `jobs` at a time, handing each record to on_record as it finishes
-    (in the calling thread). On Ctrl-C, kills the running moves and re-raises."""
+    (in the calling thread). On Ctrl-C, kills the running moves and re-raises. Games are
+    started as others finish, not queued up front: a long series costs no memory."""
+    games = iter(range(1, settings.games + 1))
+    running = set()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(play_match_game, settings, game, runner)
-                   for game in range(1, settings.games + 1)]
         try:
-            for future in as_completed(futures):
-                on_record(future.result())
+            while True:
+                for game in games:
+                    running.add(pool.submit(play_match_game, settings, game, runner))
+                    if len(running) == jobs:
+                        break
+                if not running:
+                    return
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    on_record(future.result())
         except BaseException:
             runner.stop()
-            for future in futures:
+            for future in running:
                 future.cancel()
             raise
-

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 import sys
 
+from agent.arena.agents import agent_spec
 from agent.arena.match import MatchSettings, run_match
 from agent.arena.process import MoveRunner
 from agent.arena.records import describe_clocks
@@ -17,13 +19,19 @@ def run(args) -> int:
         print(f"fruit-rage match: --paired plays every board twice, so --games must be even "
               f"(got {args.games})", file=sys.stderr)
         return 2
+    for label in (args.agent_a, args.agent_b):
+        try:
+            agent_spec(label)
+        except ValueError as error:
+            print(f"fruit-rage match: {error}", file=sys.stderr)
+            return 2
     out = None
     if args.out:
         try:
             out = open(args.out, "w", encoding="utf-8")
         except OSError as error:
             print(f"fruit-rage match: cannot write --out {args.out}: {error.strerror}", file=sys.stderr)
-            return 2
+            return 1
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     settings = MatchSettings((args.agent_a, args.agent_b), args.games, args.size, args.types,
                              args.time, seed, args.paired, args.time_b)
@@ -44,11 +52,13 @@ def run(args) -> int:
         progress.update(records)
 
     interrupted = False
+    stop_on_terminate = signal.signal(signal.SIGTERM, _interrupt)
     try:
         run_match(settings, args.jobs, MoveRunner(grace=args.grace), finished)
     except KeyboardInterrupt:
         interrupted = True
     finally:
+        signal.signal(signal.SIGTERM, stop_on_terminate)
         progress.close()
         if out is not None:
             out.close()
@@ -61,6 +71,12 @@ def run(args) -> int:
         if args.paired:
             print(pair_line(records))
     return 130 if interrupted else 0
+
+
+def _interrupt(signum, frame):
+    """SIGTERM (e.g. `timeout`, a batch system) stops the match as Ctrl-C does: the moves
+    running are killed and their folders removed, the finished games reported."""
+    raise KeyboardInterrupt
 
 
 class Progress:

@@ -24,6 +24,11 @@ class Quit(Exception):
 
 def run(args) -> int:
     try:
+        agent_spec(args.agent)
+    except ValueError as error:
+        print(f"fruit-rage play: {error}", file=sys.stderr)
+        return 2
+    try:
         play_human_game(args, sys.stdin, sys.stdout)
     except KeyboardInterrupt:
         print("\ninterrupted: game abandoned")
