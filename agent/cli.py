@@ -51,7 +51,7 @@ def _add_perft(sub) -> None:
                        description="Print the number of leaves at each depth 1..DEPTH and the "
                                    "speed, for the position in FILE (input.txt format).")
     p.add_argument("file", metavar="FILE", help="a position in input.txt format")
-    p.add_argument("depth", metavar="DEPTH", type=_non_negative_int, help="deepest depth to count")
+    p.add_argument("depth", metavar="DEPTH", type=_positive_int, help="deepest depth to count")
     p.add_argument("--reference", action="store_true",
                    help="count with the pure-Python reference rules instead of the core (slow)")
     p.set_defaults(handler="agent.perft_command")
@@ -156,13 +156,6 @@ def _add_play(sub) -> None:
     p.add_argument("--agent", default="ours",
                    help="your opponent: ours, greedy, random, minimax3 or a command (default: ours)")
     p.set_defaults(handler="agent.arena.play_command")
-
-
-def _non_negative_int(text: str) -> int:
-    value = _int(text)
-    if value < 0:
-        raise _argument_error(f"must be >= 0, got {value}")
-    return value
 
 
 def _positive_int(text: str) -> int:

@@ -136,11 +136,20 @@ def test_perft_command_prints_counts(tmp_path):
     assert counts == [rules.perft(grid, d) for d in (1, 2, 3)]
 
 
+def test_perft_stops_where_every_game_has_ended(tmp_path):
+    (tmp_path / "p.txt").write_text("3\n2\n10\n***\n*10\n000\n")   # 5 fruit
+    done = fruit_rage("perft", "p.txt", "1000000", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [int(line.split()[0]) for line in lines[1:-1]] == [1, 2, 3, 4, 5]
+    assert lines[-1].startswith("(every game from here ends within 5 moves")
+
+
 def test_help_and_bad_arguments(tmp_path):
     done = fruit_rage("--help", cwd=tmp_path)
     assert done.returncode == 0 and "perft" in done.stdout and "match" in done.stdout
-    done = fruit_rage("perft", "p.txt", "-1", cwd=tmp_path)
-    assert done.returncode == 2 and "must be >= 0" in done.stderr and "Traceback" not in done.stderr
+    done = fruit_rage("perft", "p.txt", "0", cwd=tmp_path)
+    assert done.returncode == 2 and "must be >= 1" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_unwritable_output_is_a_clear_error(tmp_path):
