@@ -55,10 +55,16 @@ def minimax3_move(grid, time_left: float):
 CHOOSERS = {"random": random_move, "greedy": greedy_move, "minimax3": minimax3_move}
 
 
+USAGE = f"usage: python -m agent.baselines {{{','.join(BASELINE_NAMES)}}}"
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv in (["-h"], ["--help"]):  # no argparse: each move pays for its imports
+        print(USAGE + "\n" + __doc__)
+        return 0
     if len(argv) != 1 or argv[0] not in CHOOSERS:
-        print(f"usage: python -m agent.baselines {{{','.join(BASELINE_NAMES)}}}", file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     try:
         game = read_input("input.txt")
@@ -67,7 +73,11 @@ def main(argv=None) -> int:
         return 2
     cell = CHOOSERS[argv[0]](game.grid, game.time_left)
     next_grid, _ = play(game.grid, cell)
-    write_atomically("output.txt", format_output(move_name(cell), next_grid))
+    try:
+        write_atomically("output.txt", format_output(move_name(cell), next_grid))
+    except OSError as error:
+        print(f"{argv[0]}: cannot write output.txt: {error.strerror}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -119,3 +119,15 @@ def test_baselines_speak_the_protocol(tmp_path):
         lines = (tmp_path / "output.txt").read_text().splitlines()
         assert len(lines) == 3
     assert lines[0] in ("B1", "B2") and lines[1:] == ["0*", "2*"]  # minimax3 takes the pair
+
+
+def test_baselines_explain_themselves_and_report_an_unwritable_answer(tmp_path):
+    def baseline(*args):
+        return subprocess.run([sys.executable, "-m", "agent.baselines", *args], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60, env={"PYTHONPATH": PROJECT_ROOT})
+    done = baseline("--help")
+    assert done.returncode == 0 and "minimax3  plain minimax" in done.stdout
+    (tmp_path / "input.txt").write_text("2\n3\n123.6\n01\n21\n")
+    (tmp_path / "output.txt").mkdir()
+    done = baseline("greedy")
+    assert done.returncode == 1 and done.stderr == "greedy: cannot write output.txt: Is a directory\n"
