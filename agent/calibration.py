@@ -94,6 +94,10 @@ def run(args) -> int:
     if not 0.1 <= args.seconds <= 600:
         print("fruit-rage calibrate: --seconds must be 0.1..600", file=sys.stderr)
         return 2
+    problem = _unwritable(args.output)
+    if problem:  # before measuring, not after
+        print(f"fruit-rage calibrate: cannot write {args.output}: {problem}", file=sys.stderr)
+        return 1
     print(f"measuring search speed for {args.seconds:g} s ...", file=sys.stderr)
     speed = measure_nodes_per_second(args.seconds)
     print("measuring start-up of a move process ...", file=sys.stderr)
@@ -107,3 +111,17 @@ def run(args) -> int:
         return 1
     print(f"wrote {args.output}: {speed:,.0f} nodes/s, start-up {startup * 1000:.1f} ms CPU")
     return 0
+
+
+def _unwritable(path: str):
+    """Why `path` surely cannot be written, or None."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        return "it is a folder"
+    if not os.path.isdir(folder):
+        return f"there is no folder {folder}"
+    if not os.access(folder, os.W_OK):
+        return f"the folder {folder} is not writable"
+    return None

@@ -62,7 +62,7 @@ def _add_calibrate(sub) -> None:
                        description="Measure the search speed of this machine and write it to "
                                    "calibration.txt (run once per machine, before games).")
     p.add_argument("--output", default="calibration.txt", help="where to write (default: ./calibration.txt)")
-    p.add_argument("--seconds", type=float, default=3.0, help="how long to measure (default: 3)")
+    p.add_argument("--seconds", type=float, default=3.0, help="how long to measure, 0.1..600 (default: 3)")
     p.set_defaults(handler="agent.calibration")
 
 
@@ -126,7 +126,7 @@ def _add_audit(sub) -> None:
     _add_results_argument(p)
     p.add_argument("--game", type=_positive_int, default=None, help="only this game (default: all)")
     p.add_argument("--seconds", type=float, default=5.0,
-                   help="CPU seconds allowed for solving one position (default: 5)")
+                   help="CPU seconds allowed for solving one position, 0.01..600 (default: 5)")
     p.set_defaults(handler="agent.arena.audit_command")
 
 
@@ -139,7 +139,7 @@ def _add_phases(sub) -> None:
                                    "start and where an agent gains on its opponent.")
     _add_results_argument(p)
     p.add_argument("--parts", type=_positive_int, default=10,
-                   help="how many equal parts of the fruit to split the games into (default: 10)")
+                   help="how many equal parts of the fruit to split the games into, 1..20 (default: 10)")
     p.set_defaults(handler="agent.arena.phases_command")
 
 

@@ -212,3 +212,10 @@ def test_a_reader_that_left_ends_a_command_quietly(tmp_path):
     finally:
         os.close(write_end)
     assert done.returncode == 1 and done.stderr == ""
+
+
+def test_calibrate_refuses_an_unwritable_output_before_measuring(tmp_path):
+    for output, message in ((tmp_path / "missing" / "c.txt", "there is no folder"), (tmp_path, "it is a folder")):
+        done = fruit_rage("calibrate", "--seconds", "600", "--output", str(output), cwd=tmp_path)
+        assert done.returncode == 1 and message in done.stderr
+        assert "measuring" not in done.stderr and "Traceback" not in done.stderr
