@@ -1,7 +1,8 @@
 """input.txt / output.txt: parse strictly where harm could come, liberally where none can.
 
 Liberal: CRLF line ends, trailing spaces, a missing final newline, blank lines after the
-board, fruit digits >= p. Everything else raises InputError with the line it is about.
+board, fruit digits >= p, a UTF-8 byte order mark. Everything else raises InputError with
+the line it is about.
 """
 from __future__ import annotations
 
@@ -48,15 +49,15 @@ def parse_input(text: str) -> GameInput:
     rows = lines[3:]
     if len(rows) < n:
         raise InputError(f"expected {n} board rows on lines 4-{n + 3}, found {len(rows)}")
-    if len(rows) > n:
-        raise _line_error(n + 4, f"unexpected text after the {n} board rows: {rows[n]!r}")
-    for index, row in enumerate(rows):
+    for index, row in enumerate(rows[:n]):  # a bad row first: a blank line within the board is one
         line_no = index + 4
         if len(row) != n:
             raise _line_error(line_no, f"board row has {len(row)} characters, expected {n}: {row!r}")
         for col, ch in enumerate(row):
             if ch != EMPTY and ch not in DIGITS:
                 raise _line_error(line_no, f"column {col + 1}: {ch!r} is neither a digit nor '{EMPTY}'")
+    if len(rows) > n:
+        raise _line_error(n + 4, f"unexpected text after the {n} board rows: {rows[n]!r}")
     grid = tuple(rows)
     if is_empty(grid):
         raise InputError("the board is empty: there is no move to make")
@@ -92,15 +93,20 @@ def _first_floating(grid) -> tuple:
     raise AssertionError("grid is settled")
 
 
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
 def read_input(path: str) -> GameInput:
     try:
-        with open(path, encoding="ascii", errors="replace", newline="") as handle:
-            text = handle.read()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except FileNotFoundError:
         raise InputError(f"no input file at {path}") from None
     except OSError as error:
         raise InputError(f"cannot read {path}: {error.strerror}") from None
-    return parse_input(text)
+    if data.startswith(UTF8_BOM):  # as some Windows editors save a file
+        data = data[len(UTF8_BOM):]
+    return parse_input(data.decode("ascii", errors="replace"))
 
 
 def format_input(grid, types: int, time_left: float) -> str:

@@ -4,7 +4,8 @@ import stat
 
 import pytest
 
-from agent.gamefile import InputError, parse_input, parse_output, format_output, write_atomically
+from agent.gamefile import (InputError, format_output, parse_input, parse_output, read_input,
+                            write_atomically)
 
 GOOD = "3\n2\n24.345\n***\n*10\n000\n"
 
@@ -48,6 +49,7 @@ def test_digits_at_or_above_p_are_accepted():
     ("2\n2\n1\n**\n**\n", "the board is empty"),
     ("2\n2\n1\n0*\n*0\n", "line 4: column 1: fruit floats above an empty cell"),
     ("2\n2\n1\n00\n00\n00\n", "line 6: unexpected text after the 2 board rows"),
+    ("3\n2\n1\n000\n\n000\n000\n", "line 5: board row has 0 characters, expected 3"),
     ("2\n2\n1\n\u0663\u0663\n00\n", "neither a digit"),
 ])
 def test_bad_input_is_rejected_with_the_line(text, fragment):
@@ -81,3 +83,9 @@ def test_a_symbolic_link_or_pipe_is_written_through_not_replaced(tmp_path):
         os.close(reader)
     assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "pipe", "target.txt"]
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "input.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    assert read_input(str(path)).grid == ("***", "*10", "000")
