@@ -117,8 +117,8 @@ def test_the_command_refuses_bad_input_plainly(tmp_path):
     one_game.write_text('{"game": 1}\n')
     bad_move = bad_move_file(tmp_path)
     assert_refused("audit", (((junk,), "line 2 is not a game record"),
-                             ((tmp_path / "missing.jsonl",), "No such file"),
+                             ((tmp_path / "missing.jsonl",), "missing.jsonl: no such file"),
                              ((one_game, "--game", 5), "has no game 5"),
                              ((junk, "--seconds", 0), "--seconds must be 0.01..600"),
-                             ((one_game,), "game 1: the record has no 'board'"),
-                             ((bad_move,), "game 3: not a cell name: 'XYZ'")))
+                             ((one_game,), "game 1: the record names no agents A and B"),
+                             ((bad_move,), "game 3: move 2 (XYZ) is not a cell name")))

@@ -89,9 +89,9 @@ def test_the_command_prints_the_table_and_refuses_bad_input(tmp_path):
     no_agents = tmp_path / "no_agents.jsonl"
     no_agents.write_text('{"game": 1, "agents": 5}\n')
     bad_move = bad_move_file(tmp_path)
-    assert_refused("phases", (((tmp_path / "missing.jsonl",), "No such file"),
+    assert_refused("phases", (((tmp_path / "missing.jsonl",), "missing.jsonl: no such file"),
                               ((no_board,), "game 1: the record has no 'board'"),
-                              ((bad_move,), "game 3: not a cell name: 'XYZ'"),
+                              ((bad_move,), "game 3: move 2 (XYZ) is not a cell name"),
                               ((no_agents,), "game 1: the record names no agents A and B"),
                               ((no_first,), "game 2: the record names no first mover A or B"),
                               ((faulted,), "every game ended by a fault"),

@@ -72,6 +72,8 @@ def game_positions(record: dict) -> list:
 def audit_game(record: dict, seconds: float, solve=solve_exactly) -> GameAudit:
     positions = game_positions(record)
     audit = GameAudit(moves=len(positions) - 1)
+    if audit.moves == 0:    # the first move lost: nothing to audit, no full board to solve
+        return audit
     solved = solve(positions[-1][1], seconds)
     if solved is None:
         return audit

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from agent.arena.audit import audit_game
-from agent.arena.records import read_records
+from agent.arena.records import plural, read_records
 
 
 def run(args) -> int:
@@ -13,15 +13,10 @@ def run(args) -> int:
         print("fruit-rage audit: --seconds must be 0.01..600", file=sys.stderr)
         return 2
     try:
-        records = read_records(args.results)
-    except (OSError, ValueError) as error:
+        records = read_records(args.results, args.game)   # checked: every move replays
+    except ValueError as error:
         print(f"fruit-rage audit: {error}", file=sys.stderr)
         return 2
-    if args.game is not None:
-        records = [record for record in records if record["game"] == args.game]
-        if not records:
-            print(f"fruit-rage audit: {args.results} has no game {args.game}", file=sys.stderr)
-            return 2
     if not records:
         print(f"fruit-rage audit: {args.results} holds no games", file=sys.stderr)
         return 2
@@ -29,23 +24,12 @@ def run(args) -> int:
           flush=True)
     audits = []
     for record in sorted(records, key=lambda record: record["game"]):
-        try:
-            audit = audit_game(record, args.seconds)
-            report = game_report(record, audit)
-        except KeyError as error:
-            return _unreadable(args.results, record, f"the record has no {error.args[0]!r}")
-        except (TypeError, ValueError) as error:
-            return _unreadable(args.results, record, str(error))
+        audit = audit_game(record, args.seconds)
         audits.append((record, audit))
-        print(report, flush=True)
+        print(game_report(record, audit), flush=True)
     if len(audits) > 1:
         print(summary(audits))
     return 0
-
-
-def _unreadable(path: str, record: dict, problem: str) -> int:
-    print(f"fruit-rage audit: {path}, game {record['game']}: {problem}", file=sys.stderr)
-    return 2
 
 
 def game_report(record: dict, audit) -> str:
@@ -53,6 +37,9 @@ def game_report(record: dict, audit) -> str:
     lines = [f"game {record['game']}: A {agents['A']}, B {agents['B']}; "
              f"final A {scores['A']} - B {scores['B']}"
              + (f" ({record['reason']})" if record.get("fault") else "")]
+    if audit.moves == 0:
+        lines.append("  no moves to audit: the first move lost the game")
+        return "\n".join(lines)
     if audit.solved_from is None or audit.solved_from == audit.moves:
         lines.append("  no move's position could be solved within the time")
         return "\n".join(lines)
@@ -62,10 +49,10 @@ def game_report(record: dict, audit) -> str:
     played = "" if record.get("fault") else f" (as played: A {scores['A'] - scores['B']:+d})"
     lines.append(f"  best play from there ends A {audit.best_play_margin:+d}{played}")
     for side in "AB":
-        lines.append(f"  {side} {agents[side]}: {audit.moves_audited[side]} moves, "
-                     f"{audit.given_away[side]} points given away")
+        lines.append(f"  {side} {agents[side]}: {plural(audit.moves_audited[side], 'move')}, "
+                     f"{plural(audit.given_away[side], 'point')} given away")
     for slip in audit.slips:
-        lines.append(f"    move {slip.number}, {slip.side} {slip.move}: {slip.points} points, "
+        lines.append(f"    move {slip.number}, {slip.side} {slip.move}: {plural(slip.points, 'point')}, "
                      f"{slip.given_away} short of the best ({slip.best})")
     return "\n".join(lines)
 
@@ -88,7 +75,8 @@ def summary(audits) -> str:
             changed.append(str(record["game"]))
     lines = [f"Over {len(audits)} games, in the solved ends:"]
     for agent, (moves, points, games) in totals.items():
-        lines.append(f"  {agent}: {moves} moves, {points} points given away, in {games} games")
+        lines.append(f"  {agent}: {plural(moves, 'move')}, {plural(points, 'point')} given away, "
+                     f"in {plural(games, 'game')}")
     lines.append("  games whose result the solved end changed: "
                  + (", ".join(changed) if changed else "none"))
     return "\n".join(lines)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agent.arena.audit import game_positions
+from agent.arena.records import plural
 from agent.rules import fruit_count
 
 
@@ -51,29 +52,20 @@ def game_phases(record: dict, parts: int) -> tuple:
 
 
 def match_phases(records: list, parts: int = 10) -> Phases:
-    """The phases of every game in `records` (all between the same two agents); a
-    ValueError names the game that is not a readable record."""
+    """The phases of every game in `records` (checked records, as records.read_records
+    gives them); a ValueError when they are not all between the same two agents."""
     if not records:
         raise ValueError("no games")
-    agents = records[0].get("agents")
-    if not (isinstance(agents, dict) and sorted(agents) == ["A", "B"]):
-        raise ValueError(f"game {records[0]['game']}: the record names no agents A and B")
+    agents = records[0]["agents"]
     phases = Phases(parts, dict(agents))
     for record in records:
-        if record.get("agents") != agents:
+        if record["agents"] != agents:
             raise ValueError(f"game {record['game']} is between other agents than game "
                              f"{records[0]['game']}")
         if record.get("fault"):
             phases.skipped += 1
             continue
-        if record.get("first") not in agents:
-            raise ValueError(f"game {record['game']}: the record names no first mover A or B")
-        try:
-            margins, cpu = game_phases(record, parts)
-        except KeyError as error:
-            raise ValueError(f"game {record['game']}: the record has no {error.args[0]!r}") from None
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"game {record['game']}: {error}") from None
+        margins, cpu = game_phases(record, parts)
         phases.margins[record["first"]].append(margins)
         phases.cpu = [a + b for a, b in zip(phases.cpu, cpu)]
     return phases
@@ -98,5 +90,5 @@ def phases_table(phases: Phases) -> str:
                                                  for k in range(parts))]
     lines += [f"{label:<{width}}{row}" for label, row in rows]
     if phases.skipped:
-        lines.append(f"({phases.skipped} games ended by a fault are left out)")
+        lines.append(f"(left out: {plural(phases.skipped, 'game')} ended by a fault)")
     return "\n".join(lines)

@@ -7,14 +7,14 @@ import sys
 import time
 
 from agent.arena.display import render_board, use_colour
-from agent.arena.records import describe_clocks, find_game, starting_clocks
+from agent.arena.records import describe_clocks, find_game, plural, starting_clocks
 from agent.rules import group_at, parse_move_name, remove_and_fall
 
 
 def run(args) -> int:
     try:
-        record = find_game(args.results, args.game)
-    except (OSError, ValueError) as error:
+        record = find_game(args.results, args.game)   # checked: every move replays
+    except ValueError as error:
         print(f"fruit-rage replay: {error}", file=sys.stderr)
         return 2
     replay(record, args.delay, sys.stdin, sys.stdout)
@@ -27,7 +27,7 @@ def replay(record: dict, delay, stdin, stdout) -> None:
     colour = use_colour(stdout)
     agents = record["agents"]
     stdout.write(f"Game {record['game']} (seed {record['seed']}): A = {agents['A']}, B = {agents['B']}, "
-                 f"{record['size']}x{record['size']}, {record['types']} types, "
+                 f"{record['size']}x{record['size']}, {plural(record['types'], 'type')}, "
                  f"{describe_clocks(record['time'], record.get('time_b'))}; "
                  f"{record['first']} moves first\n")
     grid = tuple(record["board"])
@@ -44,7 +44,7 @@ def replay(record: dict, delay, stdin, stdout) -> None:
         scores[side] += move["points"]
         stdout.write(f"\n{render_board(grid, group, colour)}\n"
                      f"Move {number}: {side} ({agents[side]}) plays {move['move']}: {len(group)} fruit, "
-                     f"{move['points']} points, {move['cpu']:.3f} s CPU\n"
+                     f"{plural(move['points'], 'point')}, {move['cpu']:.3f} s CPU\n"
                      f"  score A {scores['A']} - B {scores['B']}   "
                      f"clocks A {clocks['A']:.2f} s, B {clocks['B']:.2f} s\n")
         grid = remove_and_fall(grid, group)
