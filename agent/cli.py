@@ -111,8 +111,8 @@ def _add_replay(sub) -> None:
                        description="Show a game recorded by `match --out`, move by move.")
     _add_results_argument(p)
     p.add_argument("--game", type=_positive_int, default=1, help="which game, counting from 1 (default: 1)")
-    p.add_argument("--delay", type=float, default=None,
-                   help="seconds between moves; default: wait for Enter")
+    p.add_argument("--delay", type=_delay_seconds, default=None,
+                   help="seconds between moves, 0..3600; default: wait for Enter")
     p.set_defaults(handler="agent.arena.replay_command")
 
 
@@ -182,6 +182,17 @@ def _clock_seconds(text: str) -> float:
         raise _argument_error(f"not a number: {text!r}") from None
     if not 0 < value <= LONGEST_CLOCK:
         raise _argument_error(f"must be a positive number of seconds up to {LONGEST_CLOCK:g}, got {text}")
+    return value
+
+
+def _delay_seconds(text: str) -> float:
+    # 0 (no pause) up to an hour: time.sleep fails on a negative, nan or huge delay
+    try:
+        value = float(text)
+    except ValueError:
+        raise _argument_error(f"not a number: {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise _argument_error(f"must be 0..3600 seconds, got {text}")
     return value
 
 

@@ -66,7 +66,8 @@ def test_a_bad_answer_loses(tmp_path, script, reason):
 
 
 def test_a_command_that_does_not_exist_loses():
-    record = game("greedy", "no-such-fruit-rage-agent --please")
+    # past the match's check of the program (sh is found): only running it tells
+    record = game("greedy", "sh -c 'no-such-fruit-rage-agent --please'")
     assert record["winner"] == "A" and record["fault"] == FAULT_INVALID
     assert "command not found" in record["reason"]
 

@@ -10,7 +10,7 @@ import sys
 from agent.arena.agents import agent_spec
 from agent.arena.match import MatchSettings, run_match
 from agent.arena.process import MoveRunner
-from agent.arena.records import describe_clocks
+from agent.arena.records import describe_clocks, plural
 from agent.arena.stats import colour_lines, pair_line, report_table
 
 
@@ -35,9 +35,9 @@ def run(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     settings = MatchSettings((args.agent_a, args.agent_b), args.games, args.size, args.types,
                              args.time, seed, args.paired, args.time_b)
-    games = f"{args.games} games"
+    games = plural(args.games, "game")
     if args.paired:
-        games += f" ({args.games // 2} boards, each played twice)"
+        games += f" ({plural(args.games // 2, 'board')}, each played twice)"
     print(f"{args.agent_a} (A) vs {args.agent_b} (B): {games} on {args.size}x{args.size} "
           f"boards of {args.types} types, {describe_clocks(args.time, args.time_b)}, seed {seed}",
           flush=True)
