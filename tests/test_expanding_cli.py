@@ -1,5 +1,6 @@
 """start-game and exp-nim: clear errors, piped and computer play, whole sessions as processes."""
 import io
+import os
 import socket
 import subprocess
 import sys
@@ -156,3 +157,32 @@ def test_whole_session_as_processes(tmp_path):
     log = (tmp_path / "game-log.txt").read_text()
     assert log.startswith("Expanding Nim: 8 stones") and log.endswith(
         "Game over: cpu wins; reason: cpu took the last stone\n")
+
+
+def test_exp_nim_refuses_an_empty_name(capsys):
+    assert exp_nim_main(["-n", "  ", f"{HOST}:{free_port()}"]) == 2
+    assert "the name cannot be empty" in capsys.readouterr().err
+
+
+def test_a_player_still_typing_learns_at_once_that_its_clock_ran_out(tmp_path):
+    """stdin stays open and silent: the game's end must not wait for a line to be typed."""
+    read_end, write_end = os.pipe()
+    stdin = os.fdopen(read_end, "r")
+    try:
+        with running_server(tmp_path, stones=10, resets=0, time_budget=0.5) as run:
+            outcome = {"out": io.StringIO()}
+            thread = threading.Thread(target=lambda: outcome.update(status=exp_nim_main(
+                ["-f", "-n", "alice", f"{HOST}:{run.port}"], stdin=stdin, stdout=outcome["out"])))
+            thread.start()
+            bob = RawPlayer(run.address, "bob", 1)
+            bob.receive()
+            assert bob.receive_final()["reason"] == "alice ran out of time (0.5 s budget)"
+            thread.join(10)
+            assert not thread.is_alive()   # and nothing was typed
+    finally:
+        os.close(write_end)
+        thread.join(10)
+        stdin.close()
+    out = outcome["out"].getvalue()
+    assert outcome["status"] == 0
+    assert "Your move (1-3 stones, no resets left): \nGame over. bob wins: alice ran out of time" in out

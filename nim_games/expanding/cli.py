@@ -6,7 +6,7 @@ import sys
 from typing import TextIO
 
 from .client import Client
-from .players import Chooser, Tracker, computer_chooser, human_chooser
+from .players import Chooser, ServerSpoke, Tracker, computer_chooser, human_chooser
 from .protocol import ProtocolError
 from .rules import DEFAULT_MAX, DEFAULT_TIME, GameConfig
 from .server import DEFAULT_HOST, DEFAULT_JOIN_TIMEOUT, DEFAULT_PORT, open_listener, play_one_game
@@ -41,6 +41,12 @@ def _positive_seconds(text: str) -> float:
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
     return value
+
+
+def _player_name(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the name cannot be empty")
+    return text.strip()
 
 
 def _port(text: str) -> int:
@@ -127,7 +133,8 @@ def exp_nim_parser() -> argparse.ArgumentParser:
                     "moves can also be piped in, one per line.",
     )
     parser.add_argument("server", type=_host_port, metavar="HOST:PORT", help="the game server")
-    parser.add_argument("-n", "--name", required=True, help="your player name")
+    parser.add_argument("-n", "--name", type=_player_name, required=True,
+                        help="your player name (the other player's must differ)")
     parser.add_argument("-f", "--first", action="store_true", help="move first")
     parser.add_argument("--auto", action="store_true",
                         help="let the computer choose the moves: perfect play wherever it can solve "
@@ -156,9 +163,18 @@ def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
     my_turn = client.order == 0
     for _ in range(2 * client.init_stones + 2):  # every move takes a stone; bounds a bad server
         if my_turn:
-            move = choose(tracker)
-            state = client.make_move(move.stones, move.reset)
+            try:
+                move = choose(tracker)
+            except ServerSpoke:
+                out.write("\n")  # end the prompt's line
+                state = client.receive_move()
+                if not state.get("finished"):
+                    raise ProtocolError("the server sent a state while this player was to move")
+            else:
+                state = client.make_move(move.stones, move.reset)
         else:
+            out.write("Waiting for your opponent's move ...\n")
+            out.flush()
             state = client.receive_move()
         tracker.update(state)
         _describe(state, client.name, my_turn, out)
@@ -176,9 +192,13 @@ def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None,
     if args is None:
         return status
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    host, port = args.server
+    stdout.write(f"Joining the game at {host}:{port}; it starts once both players are in ...\n")
+    stdout.flush()
     try:
         with Client(args.name, args.first, args.server) as client:
-            choose = computer_chooser(client.init_max, client.game_time) if args.auto else human_chooser(stdin, stdout)
+            choose = (computer_chooser(client.init_max, client.game_time) if args.auto
+                      else human_chooser(stdin, stdout, server=client))
             play_game(client, choose, stdout)
     except EOFError:
         print("\nexp-nim: end of input; leaving the game.", file=sys.stderr)
@@ -188,7 +208,6 @@ def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None,
         return 130
     # ValueError covers ProtocolError; KeyError/TypeError: a state missing fields (a foreign server).
     except (OSError, ValueError, KeyError, TypeError) as error:
-        host, port = args.server
         print(f"exp-nim: error: game with {host}:{port} failed: {error}", file=sys.stderr)
         return 1
     return 0

@@ -54,6 +54,14 @@ class Client:
         """Wait for the next state: the opponent's move, or the end of the game."""
         return self._receive()
 
+    def pending(self) -> bool:
+        """Whether a message has been received and not yet read."""
+        return bool(self._received)
+
+    def fileno(self) -> int:
+        """The connection's socket, to wait on it together with other files."""
+        return self._sock.fileno()
+
     def _receive(self) -> dict:
         while not self._received:
             data = self._sock.recv(READ_CHUNK)

@@ -1,6 +1,8 @@
 """The two kinds of exp-nim player, human and computer, and the game state they both follow."""
 from __future__ import annotations
 
+import os
+import select
 import time
 from typing import Callable, Optional, TextIO
 
@@ -95,14 +97,23 @@ def parse_move_line(line: str, tracker: Tracker) -> Move:
     return Move(stones, reset)
 
 
-def human_chooser(stdin: TextIO, stdout: TextIO) -> Chooser:
-    """Reads moves until a valid one; raises EOFError at the end of input."""
+class ServerSpoke(Exception):
+    """The server sent a message while this player was typing its move: the game is over
+    (its clock ran out, or the server went away)."""
+
+
+def human_chooser(stdin: TextIO, stdout: TextIO, server=None) -> Chooser:
+    """Reads moves until a valid one; raises EOFError at the end of input, and ServerSpoke
+    when `server` (with fileno() and pending()) has news before a line is typed."""
+    read_line = _line_reader(stdin, server)
+
     def choose(tracker: Tracker) -> Move:
         while True:
-            stdout.write(f"Your move (1-{tracker.current_max} stones, reset 0/1; "
-                         f"{tracker.my_resets} resets left): ")
+            resets = (f"reset 0/1; {tracker.my_resets} resets left" if tracker.my_resets
+                      else "no resets left")
+            stdout.write(f"Your move (1-{tracker.current_max} stones, {resets}): ")
             stdout.flush()
-            line = stdin.readline()
+            line = read_line()
             if not line:
                 raise EOFError
             try:
@@ -110,3 +121,33 @@ def human_chooser(stdin: TextIO, stdout: TextIO) -> Chooser:
             except ValueError as error:
                 stdout.write(f"Invalid move: {error}\n")
     return choose
+
+
+def _line_reader(stdin: TextIO, server) -> Callable[[], str]:
+    """stdin.readline, or, where stdin and the server's socket can be watched together, a
+    reader of stdin's file descriptor that gives up (ServerSpoke) as soon as the server
+    sends something: a player whose clock ran out learns it at once, not after typing."""
+    try:
+        fd = stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        fd = None
+    if server is None or fd is None or os.name != "posix":
+        return stdin.readline
+    buffered = bytearray()  # read here, not by stdin: every line must come through this reader
+
+    def read_line() -> str:
+        while b"\n" not in buffered:
+            if server.pending():
+                raise ServerSpoke
+            ready, _, _ = select.select([fd, server.fileno()], [], [])
+            if fd not in ready:
+                raise ServerSpoke
+            data = os.read(fd, 4096)
+            if not data:
+                break  # end of input: what is left, then ""
+            buffered.extend(data)
+        end = buffered.find(b"\n") + 1 or len(buffered)
+        line = bytes(buffered[:end])
+        del buffered[:end]
+        return line.decode("utf-8", errors="replace")
+    return read_line
