@@ -362,7 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=argument_type(parse_depth),
         help="search depth in plies (default: full depth, perfect play)",
     )
-    parser.add_argument("--rules", choices=RULES, help="rule set (default: free)")
+    parser.add_argument("--rules", type=str.lower, choices=RULES, help="rule set (default: free)")
     parser.add_argument("--demo", action="store_true", help="let the computer play both sides")
     return parser
 

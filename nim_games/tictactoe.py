@@ -151,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--first",
+        type=str.lower,
         choices=("human", "computer"),
         default="human",
         help="who plays X and moves first (default: human)",

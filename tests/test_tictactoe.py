@@ -131,6 +131,11 @@ def test_ctrl_c_ends_cleanly(monkeypatch, capsys):
     assert "Interrupted: game abandoned." in out
 
 
+def test_choices_are_not_case_sensitive(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["--first", "Computer"], "")
+    assert code == 0 and "You play O; X moves first." in out
+
+
 def test_bad_argument_exits_2(monkeypatch, capsys):
     code, out, err = run(monkeypatch, capsys, ["--first", "robot"])
     assert code == 2
