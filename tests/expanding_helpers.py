@@ -9,6 +9,7 @@ from pathlib import Path
 
 from nim_games.expanding.protocol import MessageDecoder
 from nim_games.expanding.rules import GameConfig
+from nim_games.expanding.game_log import GameLog
 from nim_games.expanding.server import open_listener, play_one_game
 
 HOST = "127.0.0.1"
@@ -32,7 +33,7 @@ class ServerRun:
 
     def _run(self, config: GameConfig, join_timeout: float) -> None:
         try:
-            self.result = play_one_game(self.listener, config, self.log_path, join_timeout)
+            self.result = play_one_game(self.listener, config, GameLog(self.log_path), join_timeout)
         except BaseException as error:  # reported by wait()
             self.error = error
 

@@ -1,6 +1,7 @@
 """start-game and exp-nim: clear errors, piped and computer play, whole sessions as processes."""
 import io
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -186,3 +187,21 @@ def test_a_player_still_typing_learns_at_once_that_its_clock_ran_out(tmp_path):
     out = outcome["out"].getvalue()
     assert outcome["status"] == 0
     assert "Your move (1-3 stones, no resets left): \nGame over. bob wins: alice ran out of time" in out
+
+
+def test_start_game_with_an_unwritable_log_stops_before_listening(tmp_path, capsys):
+    assert start_game_main(["5", "1", "-p", "0", "--log", str(tmp_path / "missing" / "log.txt")]) == 1
+    out, err = capsys.readouterr()
+    assert "cannot write the log" in err and "listening" not in out
+
+
+def test_start_game_interrupted_says_so_in_its_log(tmp_path):
+    server = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from nim_games.expanding.cli import start_game_main; "
+         "sys.exit(start_game_main(sys.argv[1:]))", "5", "1", "-p", "0", "--log", "log.txt"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert "listening on" in server.stdout.readline()
+    server.send_signal(signal.SIGINT)
+    _, err = server.communicate(timeout=PROCESS_TIMEOUT)
+    assert server.returncode == 130 and "interrupted" in err
+    assert (tmp_path / "log.txt").read_text().splitlines()[-1].startswith("Interrupted: the server was stopped")

@@ -6,6 +6,7 @@ import sys
 from typing import TextIO
 
 from .client import Client
+from .game_log import GameLog
 from .players import Chooser, ServerSpoke, Tracker, computer_chooser, human_chooser
 from .protocol import ProtocolError
 from .rules import DEFAULT_MAX, DEFAULT_TIME, GameConfig
@@ -108,10 +109,16 @@ def start_game_main(argv: list[str] | None = None) -> int:
     except (OSError, OverflowError) as error:
         print(f"start-game: error: cannot listen on {args.address}:{args.port}: {error}", file=sys.stderr)
         return 1
+    try:  # before announcing the server: a log that cannot be written stops it
+        log = GameLog(args.log)
+    except OSError as error:
+        listener.close()
+        print(f"start-game: error: cannot write the log {args.log}: {error.strerror}", file=sys.stderr)
+        return 1
     host, port = listener.getsockname()[:2]
     print(f"start-game: listening on {host}:{port}; waiting for two players", flush=True)
     try:
-        result = play_one_game(listener, config, args.log, args.wait)
+        result = play_one_game(listener, config, log, args.wait)
     except OSError as error:
         print(f"start-game: error: {error}", file=sys.stderr)
         return 1

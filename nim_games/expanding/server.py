@@ -10,7 +10,6 @@ import asyncio
 import socket
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from .game_log import GameLog
 from .protocol import MessageDecoder, ProtocolError, encode, parse_hello, parse_move
@@ -101,17 +100,16 @@ def open_listener(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> socket.
 def play_one_game(
     listener: socket.socket,
     config: GameConfig,
-    log_path: str | Path = "game-log.txt",
+    log: GameLog,
     join_timeout: float = DEFAULT_JOIN_TIMEOUT,
 ) -> GameResult:
-    """Run one game on `listener` (which is closed afterwards) and return its result."""
-    try:
-        log = GameLog(log_path)
-    except OSError:
-        listener.close()
-        raise
+    """Run one game on `listener` and return its result; `listener` and `log` are closed
+    afterwards. Interrupted (Ctrl-C), the log says so."""
     try:
         return asyncio.run(_Session(listener, config, join_timeout).run(log))
+    except KeyboardInterrupt:
+        log.write("Interrupted: the server was stopped before the game ended")
+        raise
     finally:
         log.close()
         listener.close()
