@@ -120,20 +120,8 @@ def test_an_unwritable_out_is_an_error_before_any_game(tmp_path):
     assert not marker.exists() and "agent" not in done.stdout
 
 
-def test_ctrl_c_stops_the_match_and_kills_the_running_move(tmp_path):
-    match = subprocess.Popen([sys.executable, "-m", "agent", "match", "greedy", scripted_agent(tmp_path, "hang"),
-                              "--games", "3", "--size", "3", "--types", "2", "--time", "60", "--seed", "2"],
-                             cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.0)  # the hanging agent is running by now
-    match.send_signal(signal.SIGINT)
-    stdout, stderr = match.communicate(timeout=30)
-    assert match.returncode == 130
-    assert "interrupted: 0 of 3 games finished" in stdout
-    assert not processes_running(str(tmp_path / "hang.py"))
-
-
-def test_sigterm_stops_the_match_like_ctrl_c(tmp_path):
-    """As from `timeout` or a batch system: the running move is killed, its folder removed."""
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])   # Ctrl-C; `timeout`, batch systems
+def test_a_stopped_match_kills_the_running_move_and_removes_its_folder(tmp_path, stop):
     moves_folder = tmp_path / "tmp"
     moves_folder.mkdir()
     match = subprocess.Popen([sys.executable, "-m", "agent", "match", "greedy", scripted_agent(tmp_path, "hang"),
@@ -141,7 +129,7 @@ def test_sigterm_stops_the_match_like_ctrl_c(tmp_path):
                              cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env={**os.environ, "TMPDIR": str(moves_folder)})
     time.sleep(2.0)  # the hanging agent is running by now
-    match.send_signal(signal.SIGTERM)
+    match.send_signal(stop)
     stdout, stderr = match.communicate(timeout=30)
     assert match.returncode == 130
     assert "interrupted: 0 of 3 games finished" in stdout
