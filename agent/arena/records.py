@@ -186,7 +186,7 @@ def _check_ending(record: dict, grid: tuple) -> None:
 
 
 def plural(count: int, word: str) -> str:
-    """`1 point`, `2 points`: counts in the reports on records."""
+    """`1 point`, `2 points`: counts in the arena's reports."""
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
