@@ -1,8 +1,6 @@
 """calibration.txt: this machine's search speed and per-move start-up cost, measured once
 by `fruit-rage calibrate` and read by every move. A missing or insane file means defaults:
 the agent must play correctly and in time without it."""
-from __future__ import annotations
-
 import sys
 import time
 
@@ -26,7 +24,7 @@ def load(path: str) -> Calibration:
     """The calibration at `path`, or defaults for anything missing, unreadable or insane."""
     values = {}
     try:
-        with open(path, encoding="ascii", errors="replace") as handle:
+        with open(path, encoding="utf-8", errors="replace") as handle:
             for line in handle.read(4096).splitlines():
                 key, sep, value = line.partition("=")
                 if sep:

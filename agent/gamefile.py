@@ -4,8 +4,6 @@ Liberal: CRLF line ends, trailing spaces, a missing final newline, blank lines a
 board, fruit digits >= p, a UTF-8 byte order mark. Everything else raises InputError with
 the line it is about.
 """
-from __future__ import annotations
-
 from agent.oscalls import getpid, lstat, replace, unlink
 from agent.rules import DIGITS, EMPTY, MAX_SIZE, is_empty, is_settled
 
@@ -134,12 +132,12 @@ def write_atomically(path: str, text: str) -> None:
     path that exists and is not a plain file (a symbolic link, a pipe, a device) is written
     through instead: the rename would replace the link, pipe or device node itself."""
     if not _plain_file_or_absent(path):
-        with open(path, "w", encoding="ascii", newline="\n") as handle:
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
         return
     temp_path = f"{path}.{getpid()}.tmp"
     try:
-        with open(temp_path, "x", encoding="ascii", newline="\n") as handle:
+        with open(temp_path, "x", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
         replace(temp_path, path)
     except BaseException:

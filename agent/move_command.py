@@ -1,6 +1,4 @@
 """`fruit-rage move`: input.txt -> output.txt, the competition protocol."""
-from __future__ import annotations
-
 import sys
 
 from agent.gamefile import InputError, format_output, read_input, write_atomically

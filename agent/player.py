@@ -1,7 +1,5 @@
 """One move of the agent: from a parsed input to the chosen move and the next board.
 Glue between the time policy, the search and the rules core; no file I/O here."""
-from __future__ import annotations
-
 import sys
 import time
 

@@ -4,8 +4,6 @@ A grid is a tuple of row strings, top row first; a cell is (row, col), 0-based f
 top-left corner. `EMPTY` marks a hole; any digit is a fruit. Nothing here is fast: the
 Cython core (agent._core) does the same work at speed and the tests hold it to this module.
 """
-from __future__ import annotations
-
 EMPTY = "*"
 DIGITS = "0123456789"
 MAX_SIZE = 26

@@ -1,7 +1,5 @@
 """Iterative deepening over the core's one-depth search: aspiration windows, the time
 policy's stop decisions, and always a best move in hand (a one-ply search comes first)."""
-from __future__ import annotations
-
 import time
 
 from agent import timing

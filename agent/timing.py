@@ -12,8 +12,6 @@ The policy, in the manner of Ethereal's time manager:
 - keep_searching(): after each iteration, stop early when the best move has been stable,
   stretch when it keeps changing, and never start an iteration predicted to overrun.
 """
-from __future__ import annotations
-
 SAFETY_FLOOR = 0.02        # s never planned on: clock granularity, scheduler noise
 SAFETY_FRACTION = 0.03     # of the remaining time, never planned on
 EXIT_COST = 0.015          # s to write output.txt and leave after the search stops (measured <1 ms; margin for a slow disk)
