@@ -172,14 +172,13 @@ def _int(text: str) -> int:
         raise _argument_error(f"not an integer: {text!r}") from None
 
 
-LONGEST_CLOCK = 1e6  # s: more than any game needs, and within what timers accept
-
-
 def _clock_seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
         raise _argument_error(f"not a number: {text!r}") from None
+    from agent.timing import LONGEST_CLOCK  # more than any game needs, within what timers take
+
     if not 0 < value <= LONGEST_CLOCK:
         raise _argument_error(f"must be a positive number of seconds up to {LONGEST_CLOCK:g}, got {text}")
     return value

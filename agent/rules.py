@@ -36,6 +36,17 @@ def parse_move_name(name: str) -> Cell:
     return int(name[1:]) - 1, COLUMN_LETTERS.index(name[0])
 
 
+def legal_cell(grid: Grid, name: str) -> Cell:
+    """The cell a move name picks on `grid`; ValueError saying why when it is not a move."""
+    row, col = parse_move_name(name)
+    n = len(grid)
+    if not (0 <= row < n and 0 <= col < n):
+        raise ValueError(f"{name.strip().upper()} is off the {n}x{n} board")
+    if grid[row][col] == EMPTY:
+        raise ValueError(f"{move_name((row, col))} is an empty cell")
+    return row, col
+
+
 def cells(grid: Grid):
     n = len(grid)
     for row in range(n):

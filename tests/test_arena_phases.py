@@ -91,7 +91,7 @@ def test_the_command_prints_the_table_and_refuses_bad_input(tmp_path):
     bad_move = bad_move_file(tmp_path)
     assert_refused("phases", (((tmp_path / "missing.jsonl",), "missing.jsonl: no such file"),
                               ((no_board,), "game 1: the record has no 'board'"),
-                              ((bad_move,), "game 3: move 2 (XYZ) is not a cell name"),
+                              ((bad_move,), "game 3: move 2: not a cell name: 'XYZ'"),
                               ((no_agents,), "game 1: the record names no agents A and B"),
                               ((no_first,), "game 2: the record names no first mover A or B"),
                               ((faulted,), "every game ended by a fault"),

@@ -40,13 +40,13 @@ def _set_move(number, key, value):
 
 
 CORRUPTIONS = {
-    "off the board": (_set_move(3, "move", "Z99"), "move 3 (Z99) is off the 4x4 board"),
+    "off the board": (_set_move(3, "move", "Z99"), "move 3: Z99 is off the 4x4 board"),
     "too few rows": (lambda r: r.__setitem__("board", r["board"][:3]), "the board has 3 rows, not 4"),
     "short row": (lambda r: r["board"].__setitem__(1, "xx"), "board row 2 is 'xx', not 4 digits or '*'"),
     "null move": (lambda r: r["moves"].__setitem__(1, None), "move 2 is not a move record"),
     "player C": (_set_move(1, "player", "C"), "move 1 is played by 'C', but it is"),
     "no cpu": (lambda r: r["moves"][1].pop("cpu"), "move 2 has no 'cpu'"),
-    "empty cell": (_set_move(2, "move", EMPTY_CELL), f"move 2 ({EMPTY_CELL}) is on an empty cell"),
+    "empty cell": (_set_move(2, "move", EMPTY_CELL), f"move 2: {EMPTY_CELL} is an empty cell"),
     "no moves": (_set("moves", []), "the record has no moves"),
     "moves stop early": (lambda r: r["moves"].pop(), "its moves stop with"),
     "wrong points": (_set_move(1, "points", 999),     # "scores 1 point" or "scores 9 points"

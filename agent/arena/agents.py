@@ -2,6 +2,7 @@
 output.txt in its current folder (the competition protocol)."""
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
@@ -10,14 +11,8 @@ import sys
 from dataclasses import dataclass
 from typing import Optional
 
-import agent
 from agent import launch
 from agent.baselines import BASELINE_NAMES
-
-BUILT_IN_NAMES = ("ours",) + BASELINE_NAMES
-
-# Built-ins run from a fresh folder: make sure they import this very project.
-_PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(agent.__file__)))
 
 
 @dataclass(frozen=True)
@@ -28,6 +23,7 @@ class AgentSpec:
     env: Optional[dict] = None  # the environment to run it in; None: inherit
 
 
+@functools.lru_cache(maxsize=None)  # built and checked once, not for every game of a match
 def agent_spec(text: str) -> AgentSpec:
     """ValueError when a command agent surely cannot run (see command_problem)."""
     if text == "ours":
@@ -75,5 +71,6 @@ def command_problem(text: str):
 
 
 def _built_in_env() -> dict:
+    """Built-ins run from a fresh folder: make sure they import this very project."""
     path = os.environ.get("PYTHONPATH")
-    return {**os.environ, "PYTHONPATH": _PROJECT_ROOT + (os.pathsep + path if path else "")}
+    return {**os.environ, "PYTHONPATH": launch.package_root() + (os.pathsep + path if path else "")}

@@ -10,10 +10,9 @@ from typing import Callable, Optional
 
 from agent.arena.agents import agent_spec
 from agent.arena.process import MoveRunner
+from agent.arena.records import SIDES
 from agent.arena.referee import CommandPlayer, play_game
 from agent.rules import random_board
-
-SIDES = ("A", "B")
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ def run(args) -> int:
         if out is not None:
             out.write(json.dumps(record) + "\n")
             out.flush()
-        progress.update(records)
+        progress.update(record)
 
     interrupted = False
     stop_on_terminate = signal.signal(signal.SIGTERM, _interrupt)
@@ -87,17 +87,17 @@ class Progress:
         self.total = total
         self.stream = stream
         self.in_place = stream.isatty()
+        self.won = {"A": 0, "B": 0, None: 0}   # games won by each side; None: drawn
 
-    def update(self, records) -> None:
-        wins = {side: sum(r["winner"] == side for r in records) for side in "AB"}
-        draws = sum(r["winner"] is None for r in records)
-        line = f"[{len(records)}/{self.total}] A {wins['A']} - B {wins['B']} - draws {draws}"
+    def update(self, record: dict) -> None:
+        self.won[record["winner"]] += 1
+        line = (f"[{sum(self.won.values())}/{self.total}] A {self.won['A']} - B {self.won['B']} "
+                f"- draws {self.won[None]}")
         if self.in_place:
             self.stream.write("\r" + line)
         else:
-            last = records[-1]
-            winner = last["winner"] or "draw"
-            self.stream.write(f"{line}   (game {last['game']}: {winner}, {last['reason']})\n")
+            winner = record["winner"] or "draw"
+            self.stream.write(f"{line}   (game {record['game']}: {winner}, {record['reason']})\n")
         self.stream.flush()
 
     def close(self) -> None:

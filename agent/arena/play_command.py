@@ -11,8 +11,8 @@ import time
 from agent.arena.agents import agent_spec
 from agent.arena.display import render_board, use_colour
 from agent.arena.process import MoveRunner
-from agent.arena.referee import CommandPlayer, Move, legal_cell, play_game
-from agent.rules import move_name, play, random_board
+from agent.arena.referee import CommandPlayer, Move, play_game
+from agent.rules import legal_cell, move_name, play, random_board
 
 HUMAN, AGENT = 0, 1
 QUIT_WORDS = ("q", "quit", "exit")

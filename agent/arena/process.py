@@ -8,7 +8,6 @@ import signal
 import subprocess
 import tempfile
 import threading
-import time
 from dataclasses import dataclass
 from typing import Optional
 
@@ -23,8 +22,7 @@ class Stopped(Exception):
 @dataclass(frozen=True)
 class ProcessRun:
     cpu: float                 # user + system seconds
-    wall: float
-    exit_code: Optional[int]   # negative: killed by that signal
+    exit_code: int             # negative: killed by that signal; 127/126: not found/cannot run
     killed: bool               # by the runner, for running past its time + grace
     output: Optional[str]      # output.txt, None when absent
     stderr_tail: str           # its last non-empty stderr line, for the loss reason
@@ -53,7 +51,6 @@ class MoveRunner:
                 tempfile.TemporaryFile() as stderr_file:
             with open(os.path.join(folder, "input.txt"), "w", encoding="ascii", newline="\n") as handle:
                 handle.write(input_text)
-            started = time.monotonic()
             with self._lock:
                 if self._stopped:
                     raise Stopped
@@ -61,15 +58,14 @@ class MoveRunner:
                     process = subprocess.Popen(command, shell=shell, cwd=folder, env=env,
                                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                                stderr=stderr_file, start_new_session=True)
-                except OSError as error:
-                    return ProcessRun(0.0, 0.0, 127, False, None,
+                except OSError as error:  # exit codes as a shell's: 127 not found, 126 not runnable
+                    return ProcessRun(0.0, 127 if isinstance(error, FileNotFoundError) else 126, False, None,
                                       f"cannot run {command[0] if not shell else command}: {error.strerror}")
                 self._running.add(process.pid)
             usage, killed = self._wait(process, time_left + self.grace)
             if self._stopped:
                 raise Stopped
             return ProcessRun(cpu=usage.ru_utime + usage.ru_stime,
-                              wall=time.monotonic() - started,
                               exit_code=process.returncode,
                               killed=killed,
                               output=_read_output(os.path.join(folder, "output.txt")),

@@ -9,7 +9,7 @@ import json
 import sys
 from typing import Optional
 
-from agent.rules import DIGITS, EMPTY, MAX_SIZE, fruit_count, is_empty, is_settled, parse_move_name, play
+from agent.rules import DIGITS, EMPTY, MAX_SIZE, fruit_count, is_empty, is_settled, legal_cell, play
 
 SIDES = ("A", "B")
 NUMBER = (int, float)
@@ -157,15 +157,10 @@ def _play_recorded_move(grid: tuple, move: dict, owner: str) -> tuple:
     or it scored other points than recorded."""
     name = _field(move, "move", str, "a cell name", owner)
     try:
-        row, col = parse_move_name(name)
-    except ValueError:
-        raise ValueError(f"{owner} ({name}) is not a cell name") from None
-    n = len(grid)
-    if not (0 <= row < n and 0 <= col < n):
-        raise ValueError(f"{owner} ({name}) is off the {n}x{n} board")
-    if grid[row][col] == EMPTY:
-        raise ValueError(f"{owner} ({name}) is on an empty cell")
-    grid, points = play(grid, (row, col))
+        cell = legal_cell(grid, name)
+    except ValueError as error:
+        raise ValueError(f"{owner}: {error}") from None
+    grid, points = play(grid, cell)
     recorded = _field(move, "points", int, "a whole number", owner)
     if recorded != points:
         raise ValueError(f"{owner} ({name}) scores {plural(points, 'point')}, "

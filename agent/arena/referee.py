@@ -13,7 +13,7 @@ from typing import Callable, Optional
 from agent.arena.agents import AgentSpec
 from agent.arena.process import MoveRunner
 from agent.gamefile import format_input, parse_output
-from agent.rules import EMPTY, is_empty, move_name, parse_move_name, play
+from agent.rules import is_empty, legal_cell, play
 
 FAULT_TIME = "time"
 FAULT_INVALID = "invalid"
@@ -38,17 +38,6 @@ class GameResult:
     winner: Optional[int] = None                # None: a draw
     reason: str = ""
     fault: Optional[str] = None                 # the loser's fault; None when decided by score
-
-
-def legal_cell(grid, name: str) -> tuple:
-    """The cell a move name picks on `grid`; ValueError saying why when it is not a move."""
-    row, col = parse_move_name(name)
-    n = len(grid)
-    if not (0 <= row < n and 0 <= col < n):
-        raise ValueError(f"{name.strip().upper()} is off the {n}x{n} board")
-    if grid[row][col] == EMPTY:
-        raise ValueError(f"{move_name((row, col))} is an empty cell")
-    return row, col
 
 
 def check_output(grid, text: str) -> tuple:
@@ -95,7 +84,9 @@ class CommandPlayer:
 def _exit_detail(run) -> str:
     if run.exit_code == 127:
         what = "command not found"
-    elif run.exit_code is not None and run.exit_code < 0:
+    elif run.exit_code == 126:
+        what = "cannot run it"
+    elif run.exit_code < 0:
         what = f"killed by signal {-run.exit_code}"
     else:
         what = f"exit code {run.exit_code}"
