@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from agent.timing import LONGEST_CLOCK
+
 DESCRIPTION = """\
 Fruit Rage agent. With no subcommand it plays one move: it reads ./input.txt and writes
 ./output.txt (the move and the board after it), as in the competition."""
@@ -62,7 +64,8 @@ def _add_calibrate(sub) -> None:
                        description="Measure the search speed of this machine and write it to "
                                    "calibration.txt (run once per machine, before games).")
     p.add_argument("--output", default="calibration.txt", help="where to write (default: ./calibration.txt)")
-    p.add_argument("--seconds", type=float, default=3.0, help="how long to measure, 0.1..600 (default: 3)")
+    p.add_argument("--seconds", type=_number(float, 0.1, 600), default=3.0,
+                   help="how long to measure, 0.1..600 (default: 3)")
     p.set_defaults(handler="agent.calibration")
 
 
@@ -125,7 +128,7 @@ def _add_audit(sub) -> None:
                                    "from the first solved position.")
     _add_results_argument(p)
     p.add_argument("--game", type=_positive_int, default=None, help="only this game (default: all)")
-    p.add_argument("--seconds", type=float, default=5.0,
+    p.add_argument("--seconds", type=_number(float, 0.01, 600), default=5.0,
                    help="CPU seconds allowed for solving one position, 0.01..600 (default: 5)")
     p.set_defaults(handler="agent.arena.audit_command")
 
@@ -138,7 +141,7 @@ def _add_phases(sub) -> None:
                                    "It shows how much of a result is the first mover's head "
                                    "start and where an agent gains on its opponent.")
     _add_results_argument(p)
-    p.add_argument("--parts", type=_positive_int, default=10,
+    p.add_argument("--parts", type=_number(int, 1, 20), default=10,
                    help="how many equal parts of the fruit to split the games into, 1..20 (default: 10)")
     p.set_defaults(handler="agent.arena.phases_command")
 
@@ -158,55 +161,31 @@ def _add_play(sub) -> None:
     p.set_defaults(handler="agent.arena.play_command")
 
 
-def _positive_int(text: str) -> int:
-    value = _int(text)
-    if value < 1:
-        raise _argument_error(f"must be >= 1, got {value}")
-    return value
+def _number(kind, low, high=None, above_low=False):
+    """An argparse type: a `kind` (int or float) from `low` (or above it) up to `high` (no
+    limit when None). Every range is checked here, where the parser names the option."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise _argument_error(f"not {'an integer' if kind is int else 'a number'}: {text!r}") from None
+        # written so that nan fails every comparison
+        if not ((low < value) if above_low else (low <= value)) or not (high is None or value <= high):
+            if high is None:
+                bounds = f"{'>' if above_low else '>='} {low:g}"
+            else:
+                bounds = f"above {low:g} and up to {high:g}" if above_low else f"{low:g}..{high:g}"
+            raise _argument_error(f"must be {bounds}, got {text}")
+        return value
+    return parse
 
 
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise _argument_error(f"not an integer: {text!r}") from None
-
-
-def _clock_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise _argument_error(f"not a number: {text!r}") from None
-    from agent.timing import LONGEST_CLOCK  # more than any game needs, within what timers take
-
-    if not 0 < value <= LONGEST_CLOCK:
-        raise _argument_error(f"must be a positive number of seconds up to {LONGEST_CLOCK:g}, got {text}")
-    return value
-
-
-def _delay_seconds(text: str) -> float:
-    # 0 (no pause) up to an hour: time.sleep fails on a negative, nan or huge delay
-    try:
-        value = float(text)
-    except ValueError:
-        raise _argument_error(f"not a number: {text!r}") from None
-    if not 0 <= value <= 3600:
-        raise _argument_error(f"must be 0..3600 seconds, got {text}")
-    return value
-
-
-def _board_size(text: str) -> int:
-    value = _int(text)
-    if not 1 <= value <= 26:
-        raise _argument_error(f"board side must be 1..26, got {value}")
-    return value
-
-
-def _fruit_types(text: str) -> int:
-    value = _int(text)
-    if not 1 <= value <= 9:
-        raise _argument_error(f"fruit types must be 1..9, got {value}")
-    return value
+_positive_int = _number(int, 1)
+_board_size = _number(int, 1, 26)
+_fruit_types = _number(int, 1, 9)
+# more than any game needs, within what timers take
+_clock_seconds = _number(float, 0, LONGEST_CLOCK, above_low=True)
+_delay_seconds = _number(float, 0, 3600)   # time.sleep fails on a negative, nan or huge delay
 
 
 def build_parser():

@@ -119,6 +119,6 @@ def test_the_command_refuses_bad_input_plainly(tmp_path):
     assert_refused("audit", (((junk,), "line 2 is not a game record"),
                              ((tmp_path / "missing.jsonl",), "missing.jsonl: no such file"),
                              ((one_game, "--game", 5), "has no game 5"),
-                             ((junk, "--seconds", 0), "--seconds must be 0.01..600"),
+                             ((junk, "--seconds", 0), "argument --seconds: must be 0.01..600"),
                              ((one_game,), "game 1: the record names no agents A and B"),
                              ((bad_move,), "game 3: move 2: not a cell name: 'XYZ'")))

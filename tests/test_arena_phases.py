@@ -95,4 +95,4 @@ def test_the_command_prints_the_table_and_refuses_bad_input(tmp_path):
                               ((no_agents,), "game 1: the record names no agents A and B"),
                               ((no_first,), "game 2: the record names no first mover A or B"),
                               ((faulted,), "every game ended by a fault"),
-                              ((results, "--parts", 21), "--parts must be 1..20")))
+                              ((results, "--parts", 21), "argument --parts: must be 1..20")))
