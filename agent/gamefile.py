@@ -5,7 +5,7 @@ board, fruit digits >= p, a UTF-8 byte order mark. Everything else raises InputE
 the line it is about.
 """
 from agent.oscalls import getpid, lstat, replace, unlink
-from agent.rules import DIGITS, EMPTY, MAX_SIZE, is_empty, is_settled
+from agent.rules import DIGITS, EMPTY, MAX_SIZE, is_empty
 
 
 class InputError(ValueError):
@@ -59,8 +59,9 @@ def parse_input(text: str) -> GameInput:
     grid = tuple(rows)
     if is_empty(grid):
         raise InputError("the board is empty: there is no move to make")
-    if not is_settled(grid):
-        row, col = _first_floating(grid)
+    floating = _first_floating(grid)
+    if floating:
+        row, col = floating
         raise _line_error(row + 4, f"column {col + 1}: fruit floats above an empty cell (gravity not applied)")
     return GameInput(n, types, time_left, grid)
 
@@ -82,13 +83,14 @@ def _parse_time(text: str) -> float:
     return value
 
 
-def _first_floating(grid) -> tuple:
+def _first_floating(grid):
+    """(row, col) of the first fruit above a hole, reading order; None on a settled grid."""
     n = len(grid)
     for row in range(n - 1):
         for col in range(n):
             if grid[row][col] != EMPTY and grid[row + 1][col] == EMPTY:
                 return row, col
-    raise AssertionError("grid is settled")
+    return None
 
 
 UTF8_BOM = b"\xef\xbb\xbf"

@@ -5,7 +5,7 @@ import sys
 import time
 
 from agent.gamefile import InputError, read_input
-from agent.rules import EMPTY
+from agent.rules import fruit_count, perft
 
 
 def run(args) -> int:
@@ -15,13 +15,12 @@ def run(args) -> int:
         print(f"fruit-rage: {args.file}: {error}", file=sys.stderr)
         return 2
     if args.reference:
-        from agent import rules
-        count = lambda depth: rules.perft(game.grid, depth)  # noqa: E731
+        count = lambda depth: perft(game.grid, depth)  # noqa: E731
     else:
         from agent._core import Board
         count = Board(game.grid).perft
     # every move takes at least one fruit: deeper than that, every count is the same
-    deepest = min(args.depth, sum(cell != EMPTY for row in game.grid for cell in row))
+    deepest = min(args.depth, fruit_count(game.grid))
     print(f"{'depth':>5} {'leaves':>16} {'seconds':>9} {'leaves/s':>12}")
     for depth in range(1, deepest + 1):
         start = time.perf_counter()

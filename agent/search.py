@@ -61,7 +61,6 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
     nodes = probes = hits = 0
     iterations = []
     stable = 0
-    costs = []
     root_moves = board.group_count()
     # reduced late moves put the first dear depth later by their reduction (measured for 2)
     first_dear_depth = timing.FULL_WIDTH_DEAR_DEPTH + searcher_options.get("reduction", 0)
@@ -85,15 +84,14 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
             break
         changed = bool(iterations) and result["move"] != iterations[-1].move
         stable = 0 if changed else stable + 1
-        costs.append(cost)
         iterations.append(Iteration(depth, result["value"], result["move"], result["exact"],
                                     result["nodes"], cost, True))
         if report:
             report(iterations[-1], searcher)
         if result["exact"] or budget.instant:
             break
-        next_cost = timing.predict_next_iteration(costs, root_moves, nodes_per_second,
-                                                   first_dear_depth)
+        costs = [iteration.cpu for iteration in iterations]  # all complete: a partial one ends the loop
+        next_cost = timing.predict_next_iteration(costs, root_moves, nodes_per_second, first_dear_depth)
         if not timing.keep_searching(budget, clock(), next_cost, stable, changed):
             break
     return Decision(iterations, nodes, hits / probes if probes else 0.0)
