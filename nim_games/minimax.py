@@ -11,8 +11,8 @@ Options:
   earlier search learned (only with the same game and evaluation function).
 
 The chosen move is the first one, in the game's move order, that reaches the best value.
-`to_move` is not needed by negamax; it is in the protocol for the programs that let
-people play, and for the textbook max/min formulation the tests check against.
+`to_move` is not needed by negamax; it is in the protocol for the textbook max/min
+formulation that the tests check the engine against.
 """
 
 from __future__ import annotations

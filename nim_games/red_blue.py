@@ -1,6 +1,6 @@
 """Red-Blue Nim: two piles of marbles, a human against a minimax computer player.
 
-Rule sets (see nim-games.md):
+Rule sets (as the original assignment states them):
 - free (default): a move takes r >= 0 red and b >= 0 blue marbles, r + b >= 1. The game
   ends when both piles are empty; standard: whoever took the last marble wins, misère:
   whoever took it loses.

@@ -17,7 +17,7 @@ from nim_helpers import CountingGame, plain_minimax, run_cli
 RULE_SETS = [
     (rules, version) for rules in ("free", "classic") for version in ("standard", "misere")
 ]
-# The classic computer's move order, as nim-games.md gives it.
+# The classic computer's move order, as the original assignment gives it.
 DOCUMENTED_ORDER = {
     "standard": [(2, 0), (0, 2), (1, 0), (0, 1)],
     "misere": [(0, 1), (1, 0), (0, 2), (2, 0)],
@@ -26,7 +26,7 @@ DOCUMENTED_ORDER = {
 
 @lru_cache(maxsize=None)
 def rules_value(rules, version, red, blue, moves_made=0):
-    """The value for the player to move, straight from the rules in nim-games.md."""
+    """The value for the player to move, straight from the rules in red_blue's docstring."""
     misere = version == "misere"
     if rules == "classic":
         if red == 0 or blue == 0:

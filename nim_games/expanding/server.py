@@ -29,7 +29,6 @@ MESSAGE, EOF, INVALID = "message", "eof", "invalid"
 class GameResult:
     winner: str | None  # None when no game took place
     reason: str
-    final_state: dict | None = None
 
 
 @dataclass
@@ -228,7 +227,7 @@ class _Session:
             await self._broadcast(seats, game.state())
             turn_start = time.monotonic()
         log.end(game)
-        return GameResult(names[game.winner], game.reason, game.state())
+        return GameResult(names[game.winner], game.reason)
 
     @staticmethod
     def _apply(game: Game, player: int, event: _Event, turn_start: float) -> None:
