@@ -1,6 +1,7 @@
 # The Fruit Rage hot core: bitboard positions, group enumeration, moves with gravity,
-# Zobrist hashing and perft. Everything per node is C data in nogil functions; the Python
-# classes at the bottom only convert at the edges. agent/rules.py is the oracle for it.
+# Zobrist hashing, perft and the alpha-beta search of one depth. Everything per node is C
+# data in nogil functions; the Python classes at the bottom only convert at the edges.
+# agent/rules.py is the oracle for it.
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.math cimport sqrt
@@ -693,6 +694,8 @@ cdef class Board:
         """Every group as a tuple of (row, col) cells, in the core's enumeration order."""
         cdef MoveList *moves = <MoveList *> malloc(sizeof(MoveList))
         cdef int i
+        if moves == NULL:
+            raise MemoryError()
         try:
             enumerate_groups(&self.pos, moves)
             return [group_cells(&self.pos, &moves.groups[i], &moves.masks[moves.groups[i].first_mask])
@@ -746,6 +749,8 @@ cdef class Board:
             raise ValueError(f"cell {cell} is off the board")
         bit = 1u << (n - 1 - row)
         moves = <MoveList *> malloc(sizeof(MoveList))
+        if moves == NULL:
+            raise MemoryError()
         try:
             enumerate_groups(&self.pos, moves)
             for i in range(moves.count):
@@ -794,7 +799,8 @@ cdef class Searcher:
     survive across the iterations of iterative deepening.
 
     tt_bits: log2 of the table's entries (16 bytes each; 0 turns the table off).
-    ordering: ORDER_* flags. eval_kind: EVAL_NONE or EVAL_GREEDY_PAIR.
+    ordering: ORDER_* flags. eval_kind: EVAL_GREEDY_PAIR (the agent's), EVAL_ALTERNATING
+    (an alternative kept for tuning, see evaluate) or EVAL_NONE (the bare margin).
     alpha_beta: False gives plain minimax (no pruning, no table), the oracle and baseline.
     reduction, full_moves: the first `full_moves` moves of a node are searched at full
     depth, later ones first `reduction` plies shallower (0: no reduction).
@@ -814,6 +820,10 @@ cdef class Searcher:
             raise ValueError("reduction must be 0..8 and full_moves >= 0")
         if opponent_model not in (MODEL_NONE, MODEL_GREEDY):
             raise ValueError("opponent_model must be MODEL_NONE or MODEL_GREEDY")
+        if eval_kind not in (EVAL_NONE, EVAL_GREEDY_PAIR, EVAL_ALTERNATING):
+            raise ValueError("eval_kind must be EVAL_NONE, EVAL_GREEDY_PAIR or EVAL_ALTERNATING")
+        if not 0 <= ordering <= ORDER_ALL:
+            raise ValueError("ordering must be a combination of ORDER_* flags")
         memset(&self.s, 0, sizeof(SearchState))
         self.board = board
         self.s.alpha_beta = alpha_beta
@@ -894,7 +904,7 @@ cdef class Searcher:
 
     def move_cell(self, key):
         """The (row, col) cell a group key names: the group's lowest cell in its leftmost column."""
-        if key is None or key == NO_MOVE:
+        if key == NO_MOVE:
             return None
         return self.board.pos.n - 1 - key % 32, key // 32
 
@@ -913,7 +923,7 @@ cdef class Searcher:
             entry = &self.s.tt[key & self.s.tt_mask]
             if entry.key != key or entry.move == NO_MOVE:
                 break
-            cell = (board.pos.n - 1 - entry.move % 32, entry.move // 32)
+            cell = self.move_cell(entry.move)
             try:
                 board = board.play(cell)[0]
             except ValueError:      # a hash collision left a move of another position

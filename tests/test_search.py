@@ -82,6 +82,10 @@ def test_reductions_cut_the_tree_of_a_wide_position_and_are_on_for_large_boards_
         Searcher(Board(grid), reduction=-1)
     with pytest.raises(ValueError):
         Searcher(Board(grid), full_moves=-1)
+    with pytest.raises(ValueError):   # unknown kinds used to fall through to the alternating one
+        Searcher(Board(grid), eval_kind=3)
+    with pytest.raises(ValueError):
+        Searcher(Board(grid), ordering=8)
 
 
 @pytest.mark.parametrize("grid", POSITIONS[:20])
