@@ -58,8 +58,10 @@ class MoveRunner:
                     process = subprocess.Popen(command, shell=shell, cwd=folder, env=env,
                                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                                stderr=stderr_file, start_new_session=True)
-                except OSError as error:  # exit codes as a shell's: 127 not found, 126 not runnable
-                    return ProcessRun(0.0, 127 if isinstance(error, FileNotFoundError) else 126, False, None,
+                except OSError as error:
+                    # exit codes as a shell's: 127 not found, 126 found but not runnable
+                    code = 127 if isinstance(error, FileNotFoundError) else 126
+                    return ProcessRun(0.0, code, False, None,
                                       f"cannot run {command[0] if not shell else command}: {error.strerror}")
                 self._running.add(process.pid)
             usage, killed = self._wait(process, time_left + self.grace)
