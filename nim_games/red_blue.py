@@ -229,7 +229,7 @@ def ask_settings(rules: Optional[str], demo: bool) -> Settings:
         lambda t: parse_choice(t, VERSIONS, "version"),
         "standard",
     )
-    first = ask(
+    first = "computer" if demo else ask(  # a demonstration has no human to move first
         "Who moves first, computer or human [computer]: ",
         lambda t: parse_choice(t, FIRST_PLAYERS, "first player"),
         "computer",

@@ -248,6 +248,12 @@ def test_computer_against_computer(monkeypatch, capsys, rules):
     assert expected in out  # (5, 7) is a first-player win under both rule sets
 
 
+def test_an_asked_demonstration_does_not_ask_who_moves_first(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["--demo"], "free\n5\n7\nstandard\n\n")
+    assert code == 0 and "Who moves first" not in out
+    assert "Computer A wins." in out
+
+
 def test_depth_limited_computer_plays_a_legal_game(monkeypatch, capsys):
     code, out, _ = run(
         monkeypatch, capsys, ["9", "8", "misere", "computer", "2", "--rules", "classic", "--demo"]
