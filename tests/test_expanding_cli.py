@@ -11,6 +11,7 @@ import pytest
 
 from expanding_helpers import HOST, RawPlayer, running_server
 from nim_games.expanding.cli import exp_nim_main, start_game_main
+from nim_games.expanding.players import Tracker, human_chooser
 
 PROCESS_TIMEOUT = 30
 
@@ -205,3 +206,11 @@ def test_start_game_interrupted_says_so_in_its_log(tmp_path):
     _, err = server.communicate(timeout=PROCESS_TIMEOUT)
     assert server.returncode == 130 and "interrupted" in err
     assert (tmp_path / "log.txt").read_text().splitlines()[-1].startswith("Interrupted: the server was stopped")
+
+
+def test_the_prompt_counts_resets_in_the_singular_and_plural():
+    for resets, phrase in ((1, "1 reset left"), (2, "2 resets left")):
+        stdout = io.StringIO()
+        move = human_chooser(io.StringIO("2 0\n"), stdout)(Tracker(0, 10, resets, 3))
+        assert move.stones == 2 and not move.reset
+        assert stdout.getvalue() == f"Your move (1-3 stones, reset 0/1; {phrase}): "

@@ -45,6 +45,14 @@ def test_malformed_data_is_reported(data):
         list(MessageDecoder().feed(data))
 
 
+@pytest.mark.parametrize("data, problem", [(b'{"a": ' + b"1" * 5000 + b"}", "a number too long"),
+                                           (b'{"a": ' + b"[" * 30000 + b"]" * 30000 + b"}", "nested too deeply")],
+                         ids=["long number", "deep nesting"])
+def test_json_python_cannot_read_is_a_protocol_error(data, problem):
+    with pytest.raises(ProtocolError, match=problem):
+        list(MessageDecoder().feed(data))
+
+
 def test_messages_before_a_malformed_one_are_still_delivered():
     received = []
     with pytest.raises(ProtocolError):

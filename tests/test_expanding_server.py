@@ -41,7 +41,7 @@ def test_full_game_states_and_log(tmp_path):
             assert final["stones_left"] == 0 and final["stones_removed"] == 2
     assert run.result.winner == "bob"
     log = run.log().splitlines()
-    assert log[0] == "Expanding Nim: 10 stones, 1 resets each, initial maximum 3, 5 s per player"
+    assert log[0] == "Expanding Nim: 10 stones, 1 reset each, initial maximum 3, 5 s per player"
     assert log[1:3] == ["Player 0 (moves first): alice", "Player 1: bob"]
     assert log[3].startswith("alice took 3; limit 4; 7 stones left")
     assert log[4].startswith("bob took 2, using a reset; limit 3; 5 stones left")
@@ -153,6 +153,10 @@ FAULTS = {
     "out of turn": (lambda a, b: b.move(1), "bob", "bob moved out of turn"),
     "malformed JSON": (lambda a, b: a.send(b'{"num_stones": 1,, }'), "alice",
                        "alice sent malformed data (malformed JSON: Expecting property name enclosed in double quotes)"),
+    "number too long": (lambda a, b: a.send(b'{"num_stones": ' + b"1" * 5000 + b"}"), "alice",
+                        "alice sent malformed data (malformed JSON: a number too long to read)"),
+    "nested too deeply": (lambda a, b: a.send(b'{"x": ' + b"[" * 30000 + b"]" * 30000 + b"}"), "alice",
+                          "alice sent malformed data (malformed JSON: nested too deeply)"),
     "not an object": (lambda a, b: a.send(b"[1, 2]"), "alice",
                       "alice sent malformed data (expected a JSON object, got '[1, 2]')"),
     "string count": (lambda a, b: a.send({"num_stones": "2", "reset": False}), "alice",

@@ -9,7 +9,7 @@ from .client import Client
 from .game_log import GameLog
 from .players import Chooser, ServerSpoke, Tracker, computer_chooser, human_chooser
 from .protocol import ProtocolError
-from .rules import DEFAULT_MAX, DEFAULT_TIME, GameConfig
+from .rules import DEFAULT_MAX, DEFAULT_TIME, GameConfig, resets_phrase
 from .server import DEFAULT_HOST, DEFAULT_JOIN_TIMEOUT, DEFAULT_PORT, open_listener, play_one_game
 
 
@@ -163,7 +163,7 @@ def _describe(state: dict, me: str, my_move: bool, out: TextIO) -> None:
 def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
     """Play one whole game through `client`; returns the final state."""
     tracker = Tracker(client.order, client.init_stones, client.init_resets, client.init_max)
-    out.write(f"Game: {client.init_stones} stones, {client.init_resets} resets each, "
+    out.write(f"Game: {client.init_stones} stones, {resets_phrase(client.init_resets)} each, "
               f"initial maximum {client.init_max}, {client.game_time:g} s each. "
               f"You move {'first' if client.order == 0 else 'second'}.\n")
     state: dict = {"finished": False}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .rules import Game, GameConfig
+from .rules import Game, GameConfig, resets_phrase
 
 
 class GameLog:
@@ -17,7 +17,7 @@ class GameLog:
 
     def setup(self, config: GameConfig, names: tuple[str, str]) -> None:
         self.write(
-            f"Expanding Nim: {config.stones} stones, {config.resets} resets each, "
+            f"Expanding Nim: {config.stones} stones, {resets_phrase(config.resets)} each, "
             f"initial maximum {config.init_max}, {config.time_budget:g} s per player"
         )
         self.write(f"Player 0 (moves first): {names[0]}")

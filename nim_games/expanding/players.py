@@ -6,7 +6,7 @@ import select
 import time
 from typing import Callable, Optional, TextIO
 
-from .rules import Move, grown_limit
+from .rules import Move, grown_limit, resets_phrase
 from .solver import Position, Solver
 
 
@@ -109,7 +109,7 @@ def human_chooser(stdin: TextIO, stdout: TextIO, server=None) -> Chooser:
 
     def choose(tracker: Tracker) -> Move:
         while True:
-            resets = (f"reset 0/1; {tracker.my_resets} resets left" if tracker.my_resets
+            resets = (f"reset 0/1; {resets_phrase(tracker.my_resets)} left" if tracker.my_resets
                       else "no resets left")
             stdout.write(f"Your move (1-{tracker.current_max} stones, {resets}): ")
             stdout.flush()

@@ -85,6 +85,10 @@ class MessageDecoder:
                 message, stop = _DECODER.raw_decode(self._text[:end])
             except json.JSONDecodeError as error:
                 raise ProtocolError(f"malformed JSON: {error.msg}") from error
+            except ValueError as error:  # Python reads no integer of over 4300 digits
+                raise ProtocolError("malformed JSON: a number too long to read") from error
+            except RecursionError as error:
+                raise ProtocolError("malformed JSON: nested too deeply") from error
             if stop != end or not isinstance(message, dict):
                 raise ProtocolError("malformed JSON object")
             self._text = self._text[end:]

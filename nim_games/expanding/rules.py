@@ -7,6 +7,11 @@ DEFAULT_MAX = 3
 DEFAULT_TIME = 120.0
 
 
+def resets_phrase(count: int) -> str:
+    """'1 reset', '2 resets': for the messages and the game log."""
+    return f"{count} reset{'' if count == 1 else 's'}"
+
+
 def grown_limit(init_max: int, largest_take: int) -> int:
     """Limit for a move not restricted by a reset: it grows past the largest take so far."""
     return max(init_max, largest_take + 1)
