@@ -61,7 +61,13 @@ USAGE = f"usage: python -m agent.baselines {{{','.join(BASELINE_NAMES)}}}"
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv in (["-h"], ["--help"]):  # no argparse: each move pays for its imports
-        print(USAGE + "\n" + __doc__)
+        try:
+            print(USAGE + "\n" + __doc__, flush=True)
+        except BrokenPipeError:  # `--help | head`: the reader left; keep the exit's flush quiet
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1  # as fruit-rage ends when its reader left
         return 0
     if len(argv) != 1 or argv[0] not in CHOOSERS:
         print(USAGE, file=sys.stderr)

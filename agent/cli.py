@@ -219,8 +219,8 @@ def main(argv=None) -> int:
         argv = sys.argv[1:]
     if not argv:
         # The competition call: skip argparse, whose imports cost the move's clock.
-        from agent.move_command import DEFAULT_INPUT, DEFAULT_OUTPUT, play_files
-        return play_files(DEFAULT_INPUT, DEFAULT_OUTPUT)
+        from agent.move_command import play_competition_files
+        return play_competition_files()
     import importlib
 
     parser = build_parser()

@@ -13,7 +13,17 @@ def main() -> int:
     if len(sys.argv) > 1:
         from agent.cli import main as cli_main
         return cli_main()
-    return play_files(DEFAULT_INPUT, DEFAULT_OUTPUT)
+    return play_competition_files()
+
+
+def play_competition_files() -> int:
+    """input.txt -> output.txt in the current folder. Ctrl-C ends it as it ends every other
+    command: a line on stderr and exit code 130, not a traceback."""
+    try:
+        return play_files(DEFAULT_INPUT, DEFAULT_OUTPUT)
+    except KeyboardInterrupt:
+        print("fruit-rage: interrupted", file=sys.stderr)
+        return 130
 
 
 def play_and_exit() -> None:

@@ -216,6 +216,22 @@ def test_a_reader_that_left_ends_a_command_quietly(tmp_path):
     assert done.returncode == 1 and done.stderr == ""
 
 
+def test_ctrl_c_during_the_competition_call_is_a_line_and_130(tmp_path, monkeypatch, capsys):
+    from agent import cli, move_command
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(move_command, "play_files", interrupted)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["-c"])
+    for call in (lambda: cli.main([]), move_command.main):  # `fruit-rage`; the lean launch
+        try:
+            assert call() == 130
+        except KeyboardInterrupt:
+            pytest.fail("Ctrl-C escaped as a traceback")
+    assert capsys.readouterr().err == "fruit-rage: interrupted\n" * 2
+
+
 def test_calibrate_refuses_an_unwritable_output_before_measuring(tmp_path):
     for output, message in ((tmp_path / "missing" / "c.txt", "there is no folder"), (tmp_path, "it is a folder")):
         done = fruit_rage("calibrate", "--seconds", "600", "--output", str(output), cwd=tmp_path)
