@@ -4,6 +4,8 @@ the agent must play correctly and in time without it."""
 import sys
 import time
 
+from agent.oscalls import stat
+
 # Without a calibration: about what `calibrate` measures on the 2-core machines we test on
 # (400-430k). It only steers which iterations are started and the table size; a wrong
 # guess costs depth, never the clock (the search stops at the hard maximum whatever it is).
@@ -22,6 +24,8 @@ class Calibration:
 
 def load(path: str) -> Calibration:
     """The calibration at `path`, or defaults for anything missing, unreadable or insane."""
+    if not _plain_file(path):
+        return Calibration()
     values = {}
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
@@ -34,6 +38,15 @@ def load(path: str) -> Calibration:
     return Calibration(_sane_float(values.get("nodes_per_second"), SANE_NODES_PER_SECOND,
                                    DEFAULT_NODES_PER_SECOND),
                        _sane_float(values.get("startup_seconds"), SANE_STARTUP, 0.0))
+
+
+def _plain_file(path: str) -> bool:
+    """Only a regular file is read: opening a FIFO would wait for a writer, and a device
+    may never end, while the move's clock runs."""
+    try:
+        return stat(path).st_mode & 0o170000 == 0o100000   # S_IFMT, S_IFREG
+    except (OSError, ValueError):
+        return False
 
 
 def _sane_float(text, bounds, default: float) -> float:

@@ -4,22 +4,35 @@ import os
 import random
 import subprocess
 import sys
+import time
 
 import pytest
 
 from agent import launch
 from agent.arena.match import MatchSettings, play_match_game
 from agent.arena.process import MoveRunner
+from agent.arena.referee import check_output
 from agent.gamefile import format_input
 from fruit_helpers import random_grid
 
 FULL_26 = random_grid(random.Random(2026), 26, 9)
 
 
-def charged_cpu(folder, args=()) -> float:
+def charged_cpu(folder, args=(), timeout=60.0) -> float:
+    """CPU time of one move process; a move still running after `timeout` s of wall time
+    (waiting on something) fails the test rather than hanging it."""
     process = subprocess.Popen(launch.move_command() + list(args), env=launch.move_environment(), cwd=folder,
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
+    give_up = time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > give_up:
+            process.kill()
+            process.wait()
+            pytest.fail(f"the move was still running after {timeout:g} s")
+        time.sleep(0.005)
     assert status == 0
     return usage.ru_utime + usage.ru_stime
 
@@ -32,6 +45,26 @@ def test_one_move_on_a_full_26x26_board_stays_within_the_clock(tmp_path, remaini
         cpu = charged_cpu(tmp_path, args)
         assert cpu < remaining, f"charged {cpu:.3f} s of {remaining} s"
         assert (tmp_path / "output.txt").exists()
+
+
+CALIBRATIONS = {
+    "garbage": lambda path: path.write_bytes(b"\x00\xffnodes_per_second = many\nstartup_seconds =\n"),
+    "insane": lambda path: path.write_text("nodes_per_second = 1e15\nstartup_seconds = -3\n"),
+    # sane by the numbers, and far off: the search must still stop at its hard maximum
+    "claims a fast machine": lambda path: path.write_text("nodes_per_second = 1e9\nstartup_seconds = 0.001\n"),
+    "claims a slow machine": lambda path: path.write_text("nodes_per_second = 1000\nstartup_seconds = 1.9\n"),
+    "a folder": lambda path: path.mkdir(),
+    "a fifo no one writes": lambda path: os.mkfifo(path),   # opening it would wait forever
+}
+
+
+@pytest.mark.parametrize("make", CALIBRATIONS.values(), ids=CALIBRATIONS.keys())
+def test_a_bad_or_wrong_calibration_still_gives_a_right_move_in_time(tmp_path, make):
+    make(tmp_path / "calibration.txt")
+    (tmp_path / "input.txt").write_text(format_input(FULL_26, 9, 1.0))
+    cpu = charged_cpu(tmp_path)
+    assert cpu < 1.0, f"charged {cpu:.3f} s of 1 s"
+    check_output(FULL_26, (tmp_path / "output.txt").read_text())   # raises unless right
 
 
 def play_one(size, types, seconds, seed, hog=False):
