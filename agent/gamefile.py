@@ -110,9 +110,13 @@ def read_input(path: str) -> GameInput:
 
 
 def format_input(grid, types: int, time_left: float) -> str:
-    # microsecond precision, no exponent: a referee must not round a clock up by much
-    seconds = f"{time_left:.6f}".rstrip("0").rstrip(".")
+    seconds = format_input_seconds(time_left)
     return f"{len(grid)}\n{types}\n{seconds}\n" + "".join(row + "\n" for row in grid)
+
+
+def format_input_seconds(time_left: float) -> str:
+    # microsecond precision, no exponent: a referee must not round a clock up by much
+    return f"{time_left:.6f}".rstrip("0").rstrip(".")
 
 
 def format_output(move: str, grid) -> str:

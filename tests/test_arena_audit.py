@@ -4,7 +4,8 @@ from __future__ import annotations
 import functools
 import random
 
-from agent.arena.audit import audit_game, game_positions, solve_exactly
+from agent.arena.audit import GameAudit, audit_game, game_positions, solve_exactly
+from agent.arena.audit_command import summary
 from agent.rules import (fruit_count, groups, negamax_value, parse_move_name, play,
                          remove_and_fall)
 from arena_helpers import assert_refused, bad_move_file, fruit_rage, random_game_record
@@ -122,3 +123,13 @@ def test_the_command_refuses_bad_input_plainly(tmp_path):
                              ((junk, "--seconds", 0), "argument --seconds: must be 0.01..600"),
                              ((one_game,), "game 1: the record names no agents A and B"),
                              ((bad_move,), "game 3: move 2: not a cell name: 'XYZ'")))
+
+
+def test_the_summary_counts_a_game_once_for_an_agent_playing_itself():
+    audits = []
+    for game in (1, 2):
+        record = {"game": game, "agents": {"A": "ours", "B": "ours"}, "scores": {"A": 9, "B": 4}}
+        audit = GameAudit(moves=4, solved_from=0, best_play_margin=5,
+                          moves_audited={"A": 2, "B": 2}, given_away={"A": 3, "B": 1})
+        audits.append((record, audit))
+    assert "  ours: 8 moves, 8 points given away, in 2 games\n" in summary(audits)

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -45,6 +47,7 @@ def test_replay_waits_for_enter_and_ends_at_end_of_input(results):
     replay(record, None, io.StringIO("\n"), stdout)
     assert "Move 2:" in stdout.getvalue() and "Move 3:" not in stdout.getvalue()
     assert "Result" not in stdout.getvalue()
+    assert stdout.getvalue().endswith(" s\n[Enter] \n")  # the last prompt's line is ended
 
 
 def test_replay_of_a_missing_game_is_a_clear_error(results):
@@ -81,6 +84,32 @@ def test_human_play_against_ours_when_the_agent_starts():
     assert done.returncode == 0, done.stderr
     assert "The agent moves first" in done.stdout and "Agent (ours) played" in done.stdout
     assert "Your move" in done.stdout and done.stdout.endswith("Game abandoned.\n")
+
+
+def test_human_play_shows_the_start_board_when_the_agent_starts_and_counts_in_the_singular():
+    start = render_board(("001", "011", "110"))  # the board of seed 1; C3 is a lone 0
+    stdout = io.StringIO()
+    play_human_game(play_args(first="agent"), io.StringIO("q\n"), stdout)
+    text = stdout.getvalue()
+    assert start in text and text.index(start) < text.index("Agent (greedy) played")
+    stdout = io.StringIO()
+    play_human_game(play_args(), io.StringIO("C3\nq\n"), stdout)
+    text = stdout.getvalue()
+    assert "You played C3: 1 fruit, 1 point in" in text and "1 points" not in text
+    stdout = io.StringIO()
+    play_human_game(play_args(types=1), io.StringIO("q\n"), stdout)
+    assert "3x3, 1 type, 60 s each" in stdout.getvalue()
+
+
+def test_human_play_says_you_lose_on_time():
+    class SlowInput(io.StringIO):
+        def readline(self, *args):
+            time.sleep(0.3)   # the person thinks past a 0.1 s clock
+            return super().readline(*args)
+    stdout = io.StringIO()
+    play_human_game(play_args(time=0.1), SlowInput("A1\n"), stdout)
+    assert "You lose: ran out of time" in stdout.getvalue()
+    assert "The agent wins: ran out of time" in stdout.getvalue()
 
 
 def test_board_rendering():
@@ -131,3 +160,15 @@ def test_baselines_explain_themselves_and_report_an_unwritable_answer(tmp_path):
     (tmp_path / "output.txt").mkdir()
     done = baseline("greedy")
     assert done.returncode == 1 and done.stderr == "greedy: cannot write output.txt: Is a directory\n"
+
+
+def test_baselines_help_into_a_closed_pipe_leaves_quietly(tmp_path):
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # `--help | head -1` once head has left: every write fails
+    try:
+        done = subprocess.run([sys.executable, "-m", "agent.baselines", "--help"], cwd=tmp_path,
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60,
+                              env={"PYTHONPATH": PROJECT_ROOT})
+    finally:
+        os.close(write_end)
+    assert done.returncode == 1 and done.stderr == ""

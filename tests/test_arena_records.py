@@ -92,10 +92,13 @@ def test_unreadable_files_are_named_with_their_problem(tmp_path):
     missing = tmp_path / "missing.jsonl"
     binary = tmp_path / "binary.jsonl"
     binary.write_bytes(b"\xff\xfe{}\n")
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"game": 1, "x": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
     for command, *args in COMMANDS:
         assert_refused(command, (((missing, *args), f"{missing}: no such file"),
                                  ((tmp_path, *args), f"{tmp_path}: is a directory"),
-                                 ((binary, *args), f"{binary}: line 1 is not UTF-8 text")))
+                                 ((binary, *args), f"{binary}: line 1 is not UTF-8 text"),
+                                 ((deep, *args), f"{deep}: line 1 is not a game record")))
 
 
 @pytest.mark.parametrize("delay", ["-1", "nan", "inf"])

@@ -43,6 +43,15 @@ def test_cpu_over_the_remaining_time_loses_on_time(tmp_path):
     assert last["player"] == "A" and last["cpu"] >= 0.3 and record["clocks"]["A"] <= 0
 
 
+def test_a_clock_too_small_for_input_txt_is_a_time_loss_without_a_run():
+    # "T=0" in input.txt would be refused as an invalid file: the move is lost on time
+    player = CommandPlayer(agent_spec("sh -c 'exit 3'"), MoveRunner())
+    move = player(random_board(1, 3, 2), 2, 4e-7)
+    assert move.fault == FAULT_TIME and move.seconds == 0.0
+    assert move.reason == "ran out of time: 4.0e-07 s left, below input.txt's microsecond"
+    assert player(random_board(1, 3, 2), 2, 6e-7).fault != FAULT_TIME   # "0.000001": it runs
+
+
 def test_a_hanging_agent_is_killed_after_the_grace_period(tmp_path):
     record = game("greedy", scripted_agent(tmp_path, "hang"), grace=0.5, time=0.3)
     assert record["winner"] == "A" and record["fault"] == FAULT_TIME

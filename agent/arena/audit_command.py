@@ -63,17 +63,18 @@ def summary(audits) -> str:
         if audit.solved_from is None:
             continue
         for side in "AB":
-            moves, points, games = totals.get(record["agents"][side], (0, 0, 0))
+            # a set: an agent playing itself gives points away in a game once, not per side
+            moves, points, games = totals.get(record["agents"][side], (0, 0, set()))
             given = audit.given_away[side]
             totals[record["agents"][side]] = (moves + audit.moves_audited[side], points + given,
-                                             games + (given > 0))
+                                             games | ({record["game"]} if given else set()))
         played = record["scores"]["A"] - record["scores"]["B"]
         if not record.get("fault") and _sign(played) != _sign(audit.best_play_margin):
             changed.append(str(record["game"]))
     lines = [f"Over {len(audits)} games, in the solved ends:"]
     for agent, (moves, points, games) in totals.items():
         lines.append(f"  {agent}: {plural(moves, 'move')}, {plural(points, 'point')} given away, "
-                     f"in {plural(games, 'game')}")
+                     f"in {plural(len(games), 'game')}")
     lines.append("  games whose result the solved end changed: "
                  + (", ".join(changed) if changed else "none"))
     return "\n".join(lines)

@@ -11,6 +11,7 @@ import time
 from agent.arena.agents import agent_spec
 from agent.arena.display import render_board, use_colour
 from agent.arena.process import MoveRunner
+from agent.arena.records import plural
 from agent.arena.referee import CommandPlayer, Move, play_game
 from agent.rules import legal_cell, move_name, play, random_board
 
@@ -44,17 +45,19 @@ def play_human_game(args, stdin, stdout) -> None:
     colour = use_colour(stdout)
     names = ("you", f"agent ({args.agent})")
     players = (HumanPlayer(stdin, stdout, colour), CommandPlayer(agent_spec(args.agent), MoveRunner()))
-    stdout.write(f"Fruit Rage, {args.size}x{args.size}, {args.types} types, {args.time:g} s each, "
+    stdout.write(f"Fruit Rage, {args.size}x{args.size}, {plural(args.types, 'type')}, {args.time:g} s each, "
                  f"seed {seed}. {('You move', 'The agent moves')[first]} first. "
                  f"Type a cell such as B3 to take its group; q quits.\n")
+    if first == AGENT:  # the person's turns show the board; the agent's first move needs it too
+        stdout.write("\n" + render_board(grid, colour=colour) + "\n")
 
     def show(player: int, move: Move, result) -> None:
         if move.fault is not None:
-            stdout.write(f"{names[player].capitalize()} loses: {move.reason}\n")
+            stdout.write(f"{names[player].capitalize()} {('lose', 'loses')[player]}: {move.reason}\n")
             return
         took = f"{move.seconds:.1f} s" if player == HUMAN else f"{move.seconds:.2f} s CPU"
         stdout.write(f"{names[player].capitalize()} played {move.name}: {math.isqrt(move.points)} fruit, "
-                     f"{move.points} points in {took}.  "
+                     f"{plural(move.points, 'point')} in {took}.  "
                      f"Score: you {result.scores[HUMAN]}, agent {result.scores[AGENT]}.  "
                      f"Clock: you {result.clocks[HUMAN]:.1f} s, agent {result.clocks[AGENT]:.1f} s\n")
 

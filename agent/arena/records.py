@@ -64,7 +64,7 @@ def _parse_line(line: bytes) -> tuple:
         record = json.loads(line.decode("utf-8"))
     except UnicodeDecodeError:
         return None, "is not UTF-8 text"
-    except ValueError:      # not JSON (or a number too long for it)
+    except (ValueError, RecursionError):  # not JSON (or a number too long, or nested too deep)
         return None, "is not a game record"
     game = record.get("game") if isinstance(record, dict) else None
     if not isinstance(game, int) or isinstance(game, bool):

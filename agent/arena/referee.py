@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from agent.arena.agents import AgentSpec
 from agent.arena.process import MoveRunner
-from agent.gamefile import format_input, parse_output
+from agent.gamefile import format_input, format_input_seconds, parse_output
 from agent.rules import is_empty, legal_cell, play
 
 FAULT_TIME = "time"
@@ -67,6 +67,9 @@ class CommandPlayer:
         self.runner = runner
 
     def __call__(self, grid, types: int, time_left: float) -> Move:
+        if format_input_seconds(time_left) == "0":  # the agent would read no time at all
+            return Move(0.0, fault=FAULT_TIME,
+                        reason=f"ran out of time: {time_left:.1e} s left, below input.txt's microsecond")
         run = self.runner.run(self.spec.command, self.spec.shell, format_input(grid, types, time_left),
                               time_left, env=self.spec.env)
         if run.killed:

@@ -60,7 +60,10 @@ def _pause(delay, stdin, stdout) -> bool:
     if delay is None:
         stdout.write("[Enter] ")
         stdout.flush()
-        return stdin.readline() != ""
+        if stdin.readline() == "":
+            stdout.write("\n")  # end the prompt's line: the shell's prompt comes next
+            return False
+        return True
     if delay > 0:
         stdout.flush()
         time.sleep(delay)
