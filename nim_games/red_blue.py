@@ -372,6 +372,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)  # exits with 2 on bad arguments
     if args.num_red is not None and args.num_blue is None:
         parser.error("num_blue is required when num_red is given")
+    if args.demo and args.first == "human":
+        parser.error("--demo has no human player: the computer plays both sides")
     if args.num_red is None:
         return play_to_the_end(lambda: play(ask_settings(args.rules, args.demo)))
     settings = Settings(

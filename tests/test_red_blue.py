@@ -370,6 +370,7 @@ def test_ctrl_c_ends_cleanly(monkeypatch, capsys):
         (["5", "5", "standard", "human", "deep"], "depth 'deep' is not a whole number"),
         (["--rules", "chess", "5", "5"], "invalid choice: 'chess'"),
         (["5", "5", "standard", "human", "3", "extra"], "unrecognized arguments: extra"),
+        (["5", "5", "standard", "human", "--demo"], "--demo has no human player"),
     ],
 )
 def test_bad_arguments_exit_2_with_the_reason(monkeypatch, capsys, argv, reason):
