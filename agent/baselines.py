@@ -63,11 +63,9 @@ def main(argv=None) -> int:
     if argv in (["-h"], ["--help"]):  # no argparse: each move pays for its imports
         try:
             print(USAGE + "\n" + __doc__, flush=True)
-        except BrokenPipeError:  # `--help | head`: the reader left; keep the exit's flush quiet
-            import os
-
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            return 1  # as fruit-rage ends when its reader left
+        except BrokenPipeError:  # `--help | head`: end as fruit-rage does
+            from agent.cli import reader_left
+            return reader_left()
         return 0
     if len(argv) != 1 or argv[0] not in CHOOSERS:
         print(USAGE, file=sys.stderr)

@@ -232,12 +232,16 @@ def main(argv=None) -> int:
         print("fruit-rage: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # The reader of our output left (`| head`): stop quietly, and keep the interpreter's
-        # last flush of stdout from failing on the same pipe.
-        import os
+        return reader_left()
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+
+def reader_left() -> int:
+    """The reader of our output left (`| head`): stop quietly, and keep the interpreter's
+    last flush of stdout from failing on the same pipe. Returns the exit code."""
+    import os
+
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 1
 
 
 if __name__ == "__main__":
