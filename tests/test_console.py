@@ -36,3 +36,20 @@ def test_a_full_disk_is_named(game):
     assert result.returncode == 1
     assert "cannot write the game: No space left on device" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("ending, code", [("EOFError", 1), ("KeyboardInterrupt", 130)])
+def test_a_reader_that_left_before_the_last_message_ends_quietly(ending, code):
+    """End of input (or Ctrl-C) after the reader left: the 'game abandoned' line cannot be
+    written either (`printf '1 1\\n' | tictactoe | head`)."""
+    script = ("import sys\nfrom nim_games.console import play_to_the_end\n"
+              f"def play():\n    raise {ending}\nsys.exit(play_to_the_end(play))\n")
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run([sys.executable, "-u", "-c", script], stdin=subprocess.DEVNULL,
+                                stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert result.returncode == code
+    assert result.stderr == ""
