@@ -75,7 +75,11 @@ def main(argv=None) -> int:
     except InputError as error:
         print(f"{argv[0]}: input.txt: {error}", file=sys.stderr)
         return 2
-    cell = CHOOSERS[argv[0]](game.grid, game.time_left)
+    try:
+        cell = CHOOSERS[argv[0]](game.grid, game.time_left)
+    except KeyboardInterrupt:  # end as fruit-rage does: one line, exit code 130
+        print(f"{argv[0]}: interrupted", file=sys.stderr)
+        return 130
     next_grid, _ = play(game.grid, cell)
     try:
         write_atomically("output.txt", format_output(move_name(cell), next_grid))

@@ -2,7 +2,7 @@
 import sys
 
 from agent.gamefile import InputError, format_output, read_input, write_atomically
-from agent.oscalls import _exit
+from agent.oscalls import _exit, stat
 
 DEFAULT_INPUT, DEFAULT_OUTPUT, CALIBRATION_NAME = "input.txt", "output.txt", "calibration.txt"
 
@@ -36,12 +36,6 @@ def play_and_exit() -> None:
 
 
 def run(args) -> int:
-    import os
-
-    if os.path.realpath(args.output) == os.path.realpath(args.input):
-        print(f"fruit-rage: --output {args.output} is the input file: it would be overwritten",
-              file=sys.stderr)
-        return 2
     return play_files(args.input, args.output, args.calibration, args.verbose,
                       greedy_opponent=args.opponent == "greedy")
 
@@ -52,6 +46,10 @@ def play_files(input_path: str, output_path: str, calibration_path=None, verbose
         game = read_input(input_path)
     except InputError as error:
         print(f"fruit-rage: {input_path}: {error}", file=sys.stderr)
+        return 2
+    if same_file(output_path, input_path):  # a symbolic or hard link: the move would eat its input
+        print(f"fruit-rage: {output_path} is the input file {input_path}: it would be overwritten",
+              file=sys.stderr)
         return 2
     from agent.player import choose_move  # after parsing: a bad file costs no core load
 
@@ -65,6 +63,14 @@ def play_files(input_path: str, output_path: str, calibration_path=None, verbose
         print(f"fruit-rage: cannot write {output_path}: {error.strerror}", file=sys.stderr)
         return 1
     return 0
+
+
+def same_file(path: str, other: str) -> bool:
+    try:
+        first, second = stat(path), stat(other)
+    except OSError:  # absent: nothing to overwrite
+        return False
+    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
 
 
 def calibration_beside(input_path: str) -> str:

@@ -31,9 +31,10 @@ def move_name(cell: Cell) -> str:
 def parse_move_name(name: str) -> Cell:
     """The inverse of move_name; raises ValueError on anything else."""
     name = name.strip().upper()
-    if len(name) < 2 or name[0] not in COLUMN_LETTERS or not name[1:].isdigit():
+    row = name[1:]
+    if len(name) < 2 or name[0] not in COLUMN_LETTERS or not (row.isascii() and row.isdigit()):
         raise ValueError(f"not a cell name: {name!r} (expected a column letter and a row number, like G8)")
-    return int(name[1:]) - 1, COLUMN_LETTERS.index(name[0])
+    return int(row) - 1, COLUMN_LETTERS.index(name[0])
 
 
 def legal_cell(grid: Grid, name: str) -> Cell:

@@ -172,3 +172,19 @@ def test_baselines_help_into_a_closed_pipe_leaves_quietly(tmp_path):
     finally:
         os.close(write_end)
     assert done.returncode == 1 and done.stderr == ""
+
+
+def test_ctrl_c_in_a_baseline_is_a_line_and_130(tmp_path, monkeypatch, capsys):
+    from agent import baselines
+
+    def interrupted(grid, time_left):
+        raise KeyboardInterrupt
+    monkeypatch.setitem(baselines.CHOOSERS, "minimax3", interrupted)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "input.txt").write_text("2\n3\n123.6\n01\n21\n")
+    try:
+        assert baselines.main(["minimax3"]) == 130
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C escaped as a traceback")
+    assert capsys.readouterr().err == "minimax3: interrupted\n"
+    assert not (tmp_path / "output.txt").exists()

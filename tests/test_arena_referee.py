@@ -162,6 +162,7 @@ def test_check_output_accepts_exactly_the_right_answer():
     assert check_output(grid, "b4\r\n" + "\r\n".join(after))[1] == after  # any cell of the group
     for text, reason in [("E1\n" + "\n".join(after), "off the 4x4 board"),
                          ("C2\n" + "\n".join(grid), "wrong board"),
+                         ("C\u0662\n" + "\n".join(after), "not a cell name"),  # an Arabic-Indic 2
                          ("", "garbled")]:
         with pytest.raises(ValueError, match=reason):
             check_output(grid, text)

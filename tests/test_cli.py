@@ -174,6 +174,13 @@ def test_output_onto_the_input_is_refused(tmp_path):
     done = fruit_rage("move", "--input", "in.txt", "--output", "./in.txt", cwd=tmp_path)
     assert done.returncode == 2 and "is the input file" in done.stderr
     assert (tmp_path / "in.txt").read_text() == before
+    (tmp_path / "input.txt").write_text(before)
+    for link in (os.symlink, os.link):  # the competition call, output.txt a link to input.txt
+        (tmp_path / "output.txt").unlink(missing_ok=True)
+        link(tmp_path / "input.txt", tmp_path / "output.txt")
+        done = fruit_rage(cwd=tmp_path)
+        assert done.returncode == 2 and "output.txt is the input file input.txt" in done.stderr
+        assert (tmp_path / "input.txt").read_text() == before
 
 
 @pytest.mark.parametrize("args", [
