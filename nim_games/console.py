@@ -2,6 +2,7 @@
 goes nowhere."""
 from __future__ import annotations
 
+import io
 import os
 import sys
 
@@ -9,6 +10,11 @@ import sys
 def play_to_the_end(play, *args) -> int:
     """Run `play(*args)`; end of input or Ctrl-C abandon the game with a message.
     Returns the exit code: 0, 1 when the output cannot be written, 130 when interrupted."""
+    if sys.stdout is None:  # started with it closed (`>&-`): nowhere to show the game
+        _cannot_write("standard output is closed")
+        return 1
+    if sys.stdin is None:  # started with it closed (`<&-`): read as an empty input
+        sys.stdin = io.StringIO()
     code = 0
     try:
         try:
@@ -19,12 +25,19 @@ def play_to_the_end(play, *args) -> int:
             code = 130
             print("\nInterrupted: game abandoned.")
     except BrokenPipeError:
-        # The reader left (e.g. `| head`): stop quietly, and keep the interpreter's final
-        # flush of stdout from failing again on the same pipe.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        reader_left()
         return code or 1
     except OSError as error:  # e.g. stdout on a full disk
-        print(f"{os.path.basename(sys.argv[0])}: cannot write the game: {error.strerror}",
-              file=sys.stderr)
+        _cannot_write(error.strerror)
         return code or 1
     return code
+
+
+def reader_left() -> None:
+    """The reader of stdout left (e.g. `| head`): stop quietly, and keep the interpreter's
+    final flush of stdout from failing again on the same pipe."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _cannot_write(why: str) -> None:
+    print(f"{os.path.basename(sys.argv[0])}: cannot write the game: {why}", file=sys.stderr)

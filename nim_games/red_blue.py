@@ -164,11 +164,14 @@ def parse_pile(text: str) -> int:
     return count
 
 
-def parse_depth(text: str) -> int:
+def parse_depth(text: str) -> Optional[int]:
+    """A depth limit, or None for "full" (perfect play)."""
+    if text.strip().lower() == "full":
+        return None
     try:
         depth = int(text)
     except ValueError:
-        raise ValueError(f"depth {text!r} is not a whole number") from None
+        raise ValueError(f"depth {text!r} is neither a whole number nor full") from None
     if depth < 1:
         raise ValueError(f"depth must be at least 1, not {depth}")
     return depth
@@ -234,7 +237,7 @@ def ask_settings(rules: Optional[str], demo: bool) -> Settings:
         lambda t: parse_choice(t, FIRST_PLAYERS, "first player"),
         "computer",
     )
-    depth = ask("Search depth [full]: ", lambda t: None if t == "full" else parse_depth(t), "full")
+    depth = ask("Search depth [full]: ", parse_depth, "full")
     return Settings(rules, red, blue, version, first, depth, demo)
 
 
@@ -360,7 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
         "depth",
         nargs="?",
         type=argument_type(parse_depth),
-        help="search depth in plies (default: full depth, perfect play)",
+        help="search depth in plies, or full (default: full depth, perfect play)",
     )
     parser.add_argument("--rules", type=str.lower, choices=RULES, help="rule set (default: free)")
     parser.add_argument("--demo", action="store_true", help="let the computer play both sides")

@@ -53,3 +53,30 @@ def test_a_reader_that_left_before_the_last_message_ends_quietly(ending, code):
         os.close(write_end)
     assert result.returncode == code
     assert result.stderr == ""
+
+
+INTERACTIVE_GAMES = {
+    "red-blue-nim": ["nim_games.red_blue", "3", "5", "standard", "human"],
+    "tictactoe": ["nim_games.tictactoe", "--first", "human"],
+}
+
+
+def run_with_closed(fd, module_args):
+    """The game started with file descriptor `fd` closed (`<&-` or `>&-` in a shell)."""
+    return subprocess.run([sys.executable, "-m", *module_args], stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60,
+                          preexec_fn=lambda: os.close(fd))
+
+
+@pytest.mark.parametrize("game", sorted(INTERACTIVE_GAMES))
+def test_a_closed_standard_input_is_the_end_of_input(game):
+    result = run_with_closed(0, INTERACTIVE_GAMES[game])
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.endswith("End of input: game abandoned.\n")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_closed_standard_output_is_named(game):
+    result = run_with_closed(1, GAMES[game])
+    assert result.returncode == 1
+    assert result.stderr.endswith("cannot write the game: standard output is closed\n")

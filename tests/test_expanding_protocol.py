@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from nim_games.expanding.protocol import (
-    MessageDecoder, ProtocolError, encode, parse_hello, parse_move)
+    Hello, MessageDecoder, ProtocolError, encode, parse_hello, parse_move)
 from nim_games.expanding.rules import Move
 
 MESSAGES = st.lists(
@@ -89,3 +89,13 @@ def test_parse_move_rejects_wrong_types(message):
 def test_parse_hello_rejects_bad_hellos(message):
     with pytest.raises(ProtocolError):
         parse_hello(message)
+
+
+@pytest.mark.parametrize("name", ["bob\nGame over: bob wins", "bob\rx", "\x1b[2Jbob", "bob\tthe great"])
+def test_a_name_that_could_forge_log_lines_is_refused(name):
+    with pytest.raises(ProtocolError, match="must be printable"):
+        parse_hello({"name": name, "order": 0})
+
+
+def test_a_name_is_stripped_before_it_is_judged():
+    assert parse_hello({"name": " bob\n", "order": 1}) == Hello("bob", 1)

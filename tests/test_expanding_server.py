@@ -6,8 +6,9 @@ import time
 import pytest
 
 from expanding_helpers import (
-    OriginalStylePlayer, RawPlayer, running_server, wait_until_server_has_read)
+    SOCKET_TIMEOUT, OriginalStylePlayer, RawPlayer, running_server, wait_until_server_has_read)
 from nim_games.expanding.client import Client, GameRejected
+from nim_games.expanding.server import MAX_WAITING_CONNECTIONS
 
 
 def seat_two(run, first="alice", second="bob"):
@@ -240,6 +241,19 @@ def test_server_sends_without_nagle_delay(tmp_path, monkeypatch):
         a.move(3)
 
 
+def test_a_player_waits_as_long_as_the_opponent_may_think(tmp_path):
+    """The client's timeout guards against a dead server: an opponent thinking longer than
+    it, within its budget (`start-game -t 1800`), must not make the waiting player give up."""
+    with running_server(tmp_path, stones=3, resets=0, time_budget=10.0) as run:
+        thinker = RawPlayer(run.address, "thinker", 0)
+        with Client("waiter", False, run.address, timeout=1.0) as waiter:
+            thinker.receive()
+            # the opponent thinks past the client's timeout while the client waits
+            threading.Timer(1.5, thinker.move, args=(1,)).start()
+            assert waiter.receive_move()["stones_left"] == 2
+            assert waiter.make_move(2, False)["winner"] == "waiter"
+
+
 def test_rejected_hellos_and_order_clash(tmp_path):
     with running_server(tmp_path, stones=3, resets=0) as run:
         bad = RawPlayer(run.address)
@@ -266,6 +280,33 @@ def test_seat_freed_when_a_waiting_player_leaves(tmp_path):
         a.receive(), b.receive()
         a.move(2)
         assert b.receive_final()["winner"] == "alice"
+
+
+def test_a_stranger_before_the_game_hears_why_and_is_closed(tmp_path):
+    """Garbage instead of a hello, or a hello and then its sender's side closed: the server
+    answers and closes at once, rather than leave the connection hanging until it stops."""
+    with running_server(tmp_path, stones=2, resets=0, join_timeout=2 * SOCKET_TIMEOUT) as run:
+        stranger = RawPlayer(run.address)
+        stranger.send(b"GET / HTTP/1.0\r\n\r\n")
+        assert stranger.receive()["error"].startswith("sent malformed data (expected a JSON object")
+        assert stranger.sock.recv(100) == b""
+        leaver = RawPlayer(run.address, "leaver", 0)
+        leaver.sock.shutdown(socket.SHUT_WR)
+        assert leaver.sock.recv(100) == b""
+        a, b = seat_two(run)
+        a.receive(), b.receive()
+        a.move(2)
+        assert b.receive_final()["winner"] == "alice"
+
+
+def test_connections_that_never_say_hello_cannot_keep_the_players_out(tmp_path):
+    with running_server(tmp_path, stones=2, resets=0) as run:
+        silent = [RawPlayer(run.address) for _ in range(MAX_WAITING_CONNECTIONS)]
+        a, b = seat_two(run)
+        assert "init_stones" in a.receive() and "init_stones" in b.receive()
+        a.move(2)
+        assert b.receive_final()["winner"] == "alice"
+    assert "too many connections" in silent[0].receive()["error"]  # the longest waiting
 
 
 def test_no_game_when_players_do_not_join(tmp_path):

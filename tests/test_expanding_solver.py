@@ -145,6 +145,25 @@ def test_out_of_time_still_takes_a_win_in_one():
     assert solver.best_move(position, deadline=time.monotonic() - 1) == Move(5000, False)
 
 
+class ListingSolver(Solver):
+    """Counts the moves the solver lists."""
+    listed = 0
+
+    def moves(self, position):
+        options = super().moves(position)
+        self.listed += len(options)
+        return options
+
+
+def test_a_win_in_one_is_taken_without_listing_every_take():
+    """`start-game 100000 1 -m 100000`: all may be taken at once. Listing the 200000 takes
+    first cost seconds at a million, far past the move's share of the clock."""
+    solver = ListingSolver(100_000)
+    position = Position(100_000, 100_000, False, 1, 1)
+    assert solver.best_move(position, deadline=time.monotonic()) == Move(100_000, False)
+    assert solver.listed == 0
+
+
 @pytest.mark.parametrize("stones", [1, 2, 3, 10, 101, 1000, 10_000])
 @pytest.mark.parametrize("time_left", [0.0, 0.01, 0.5, 5.0, 120.0, 600.0])
 def test_thinking_for_every_move_to_come_fits_the_clock(stones, time_left):

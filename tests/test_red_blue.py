@@ -339,6 +339,17 @@ def test_interactive_defaults(monkeypatch, capsys):
     assert "Computer takes 4 red and 4 blue (sure win)." in out
 
 
+@pytest.mark.parametrize("argv, typed", [
+    ([], "classic\n3\n5\n\n\nFull\n"),  # asked: any case, as the other answers
+    (["3", "5", "standard", "computer", "full", "--rules", "classic"], ""),  # as the prompt offers
+])
+def test_full_depth_is_accepted_wherever_a_depth_is_asked(monkeypatch, capsys, argv, typed):
+    code, out, _ = run(monkeypatch, capsys, argv, typed)
+    assert code == 0 and "Not accepted" not in out
+    # (3, 5) classic standard, full depth: +6 by taking 2 blue (the reference value).
+    assert "Computer takes 2 blue (expects +6 points)." in out
+
+
 @pytest.mark.parametrize("argv", [[], ["5", "7", "standard", "human"]])
 def test_end_of_input_ends_cleanly(monkeypatch, capsys, argv):
     code, out, err = run(monkeypatch, capsys, argv, "")
@@ -367,7 +378,7 @@ def test_ctrl_c_ends_cleanly(monkeypatch, capsys):
         (["5", "5", "sideways"], "unknown version 'sideways'"),
         (["5", "5", "standard", "robot"], "unknown first player 'robot'"),
         (["5", "5", "standard", "human", "0"], "depth must be at least 1"),
-        (["5", "5", "standard", "human", "deep"], "depth 'deep' is not a whole number"),
+        (["5", "5", "standard", "human", "deep"], "depth 'deep' is neither a whole number nor full"),
         (["--rules", "chess", "5", "5"], "invalid choice: 'chess'"),
         (["5", "5", "standard", "human", "3", "extra"], "unrecognized arguments: extra"),
         (["5", "5", "standard", "human", "--demo"], "--demo has no human player"),

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from typing import TextIO
 
+from ..console import reader_left
 from .client import Client
-from .game_log import GameLog
+from .game_log import GameLog, LogWriteError
 from .players import Chooser, ServerSpoke, Tracker, computer_chooser, human_chooser
 from .protocol import ProtocolError
 from .rules import DEFAULT_MAX, DEFAULT_TIME, GameConfig, resets_phrase
@@ -47,6 +49,16 @@ def _positive_seconds(text: str) -> float:
 def _player_name(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("the name cannot be empty")
+    if not text.strip().isprintable():  # the server would refuse it only after connecting
+        raise argparse.ArgumentTypeError(
+            "the name must be printable (no line breaks or control characters)")
+    return text.strip()
+
+
+def _listen_address(text: str) -> str:
+    # An empty host would bind every interface, which must be asked for by name.
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the address cannot be empty (every interface: 0.0.0.0)")
     return text.strip()
 
 
@@ -85,7 +97,7 @@ def start_game_parser() -> argparse.ArgumentParser:
     parser.add_argument("r", type=_non_negative_int, help="number of resets per player")
     parser.add_argument("-m", "--max", type=_positive_int, default=DEFAULT_MAX,
                         help=f"initial maximum take (default {DEFAULT_MAX})")
-    parser.add_argument("-a", "--address", default=DEFAULT_HOST,
+    parser.add_argument("-a", "--address", type=_listen_address, default=DEFAULT_HOST,
                         help=f"address to listen on (default {DEFAULT_HOST}, this machine only)")
     parser.add_argument("-p", "--port", type=_port, default=DEFAULT_PORT,
                         help=f"port to listen on (default {DEFAULT_PORT})")
@@ -99,10 +111,22 @@ def start_game_parser() -> argparse.ArgumentParser:
 
 
 def start_game_main(argv: list[str] | None = None) -> int:
-    """Exit status: 0 after a game, 1 if no game took place or the server could not start."""
+    """Exit status: 0 after a game, 1 if no game took place or the server could not start,
+    130 when interrupted."""
     args, status = _parse(start_game_parser(), argv)
     if args is None:
         return status
+    try:
+        return _serve_one_game(args)
+    except KeyboardInterrupt:  # wherever Ctrl-C lands, e.g. while the listening line is printed
+        print("start-game: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader of the output left (`| head -1`); the log has the game
+        reader_left()
+        return 1
+
+
+def _serve_one_game(args: argparse.Namespace) -> int:
     config = GameConfig(args.n, args.r, args.max, args.time)
     try:
         listener = open_listener(args.address, args.port)
@@ -116,15 +140,24 @@ def start_game_main(argv: list[str] | None = None) -> int:
         print(f"start-game: error: cannot write the log {args.log}: {error.strerror}", file=sys.stderr)
         return 1
     host, port = listener.getsockname()[:2]
-    print(f"start-game: listening on {host}:{port}; waiting for two players", flush=True)
+    if ":" in host:  # IPv6, written as exp-nim takes it
+        host = f"[{host}]"
     try:
+        print(f"start-game: listening on {host}:{port}; waiting for two players", flush=True)
         result = play_one_game(listener, config, log, args.wait)
+    except KeyboardInterrupt:
+        log.interrupted()  # unless the game's own handler already noted it
+        listener.close()
+        raise
+    except BrokenPipeError:  # the output's reader left, not the log's fault: see start_game_main
+        listener.close()
+        raise
+    except LogWriteError as error:
+        print(f"start-game: error: cannot write the log {args.log}: {error.strerror}", file=sys.stderr)
+        return 1
     except OSError as error:
         print(f"start-game: error: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("start-game: interrupted", file=sys.stderr)
-        return 130
     if result.winner is None:
         print(f"start-game: no game: {result.reason}", file=sys.stderr)
         return 1
@@ -194,15 +227,20 @@ def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
 
 def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None,
                  stdout: TextIO | None = None) -> int:
-    """Exit status: 0 after a game (won or lost), 1 on connection trouble or end of input."""
+    """Exit status: 0 after a game (won or lost), 1 on connection trouble, end of input or
+    when the output's reader left, 130 when interrupted."""
     args, status = _parse(exp_nim_parser(), argv)
     if args is None:
         return status
-    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    stdin = stdin or sys.stdin or io.StringIO()  # started with it closed (`<&-`): nothing typed
+    stdout = stdout or sys.stdout
+    if stdout is None:  # started with it closed (`>&-`): the game could not be followed
+        print("exp-nim: error: standard output is closed", file=sys.stderr)
+        return 1
     host, port = args.server
-    stdout.write(f"Joining the game at {host}:{port}; it starts once both players are in ...\n")
-    stdout.flush()
     try:
+        stdout.write(f"Joining the game at {host}:{port}; it starts once both players are in ...\n")
+        stdout.flush()
         with Client(args.name, args.first, args.server) as client:
             choose = (computer_chooser(client.init_max, client.game_time) if args.auto
                       else human_chooser(stdin, stdout, server=client))
@@ -213,6 +251,10 @@ def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None,
     except KeyboardInterrupt:
         print("\nexp-nim: interrupted; leaving the game.", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader of the output left (`| head`): leave the game quietly
+        if stdout is sys.stdout:
+            reader_left()
+        return 1
     # ValueError covers ProtocolError; KeyError/TypeError: a state missing fields (a foreign server).
     except (OSError, ValueError, KeyError, TypeError) as error:
         print(f"exp-nim: error: game with {host}:{port} failed: {error}", file=sys.stderr)

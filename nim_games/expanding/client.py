@@ -8,8 +8,10 @@ import socket
 from collections import deque
 
 from .protocol import MessageDecoder, ProtocolError, encode
+from .rules import GameConfig
 
-# Long enough for the opponent's whole time budget; the server ends every game itself.
+# How long to wait for the server; in the game, on top of the opponent's whole time budget
+# (a wait may last all of it). The server ends every game itself.
 DEFAULT_TIMEOUT = 900.0
 READ_CHUNK = 4096
 
@@ -27,7 +29,10 @@ class Client:
         self._received: deque[dict] = deque()
         self._sock = socket.create_connection(address, timeout=timeout)
         try:
-            self._sock.sendall(encode({"name": name, "order": self.order}))
+            try:
+                self._sock.sendall(encode({"name": name, "order": self.order}))
+            except BrokenPipeError:  # not to be taken for a broken stdout (exp-nim's `| head`)
+                raise ConnectionError("the server closed the connection") from None
             init = self._receive()
             if "error" in init:
                 raise GameRejected(f"the server refused the player: {init['error']}")
@@ -36,8 +41,12 @@ class Client:
                 self.init_resets = int(init["init_resets"])
                 self.game_time = float(init["game_time"])
                 self.init_max = int(init["init_max"])
+                # no game to play with no stones, a limit below 1, negative resets, no time
+                GameConfig(self.init_stones, self.init_resets, self.init_max, self.game_time)
             except (KeyError, TypeError, ValueError) as error:
                 raise ProtocolError(f"bad init message {init!r}") from error
+            if timeout is not None:  # an opponent may think for its whole budget in one move
+                self._sock.settimeout(timeout + self.game_time)
         except BaseException:
             self.close()
             raise

@@ -6,14 +6,21 @@ from pathlib import Path
 from .rules import Game, GameConfig, resets_phrase
 
 
+class LogWriteError(OSError):
+    """The log could not be written (e.g. a full disk): told apart from the network's errors."""
+
+
 class GameLog:
     def __init__(self, path: str | Path):
         self._file = open(path, "w", encoding="utf-8")
 
     def write(self, line: str) -> None:
         # Flushed per line so the log survives whatever happens to the server afterwards.
-        self._file.write(line + "\n")
-        self._file.flush()
+        try:
+            self._file.write(line + "\n")
+            self._file.flush()
+        except OSError as error:
+            raise LogWriteError(error.errno, error.strerror) from error
 
     def setup(self, config: GameConfig, names: tuple[str, str]) -> None:
         self.write(
@@ -34,5 +41,18 @@ class GameLog:
     def end(self, game: Game) -> None:
         self.write(f"Game over: {game.players[game.winner].name} wins; reason: {game.reason}")
 
+    def interrupted(self) -> None:
+        """Note a Ctrl-C and close the log; nothing if it is closed already (the game had
+        ended, or the interruption was noted)."""
+        if not self._file.closed:
+            try:
+                self.write("Interrupted: the server was stopped before the game ended")
+            except LogWriteError:  # stopping anyway; the log's trouble is not the news
+                pass
+            self.close()
+
     def close(self) -> None:
-        self._file.close()
+        try:
+            self._file.close()
+        except OSError:  # the last line's flush failed again; that write already raised
+            pass

@@ -109,9 +109,13 @@ def parse_hello(message: dict) -> Hello:
     name, order = message.get("name"), message.get("order")
     if not isinstance(name, str) or not name.strip():
         raise ProtocolError("the hello needs a non-empty string 'name'")
+    name = name.strip()
+    if not name.isprintable():  # a line break would forge lines of the log, an escape drive a terminal
+        raise ProtocolError(
+            "the hello's 'name' must be printable (no line breaks or control characters)")
     if not _is_int(order) or order not in (0, 1):
         raise ProtocolError("the hello needs 'order' 0 (moves first) or 1")
-    return Hello(name.strip(), order)
+    return Hello(name, order)
 
 
 def parse_move(message: dict) -> Move:

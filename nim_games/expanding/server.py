@@ -7,6 +7,7 @@ move is caught as out of turn, and the player on move is waited for with a real 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import socket
 import time
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ class _Connection:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
         self.reader, self.writer = reader, writer
         self.name = ""
+        self.joined = time.monotonic()
 
     async def pump(self, events: asyncio.Queue) -> None:
         """Post every message, then one EOF or INVALID event, for this connection."""
@@ -92,8 +94,14 @@ def _send_without_delay(writer: asyncio.StreamWriter) -> None:
 
 
 def open_listener(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> socket.socket:
-    """Bind the listening socket up front, so a bad address or a busy port fails early (OSError)."""
-    return socket.create_server((host, port))
+    """Bind the listening socket up front, so a bad address or a busy port fails early (OSError).
+    An IPv6 address (`::1`, `[::1]`) gets an IPv6 socket; names and the rest, IPv4 as before."""
+    host = host.strip("[]")
+    try:
+        ipv6 = ipaddress.ip_address(host).version == 6
+    except ValueError:  # a name such as localhost
+        ipv6 = False
+    return socket.create_server((host, port), family=socket.AF_INET6 if ipv6 else socket.AF_INET)
 
 
 def play_one_game(
@@ -107,7 +115,7 @@ def play_one_game(
     try:
         return asyncio.run(_Session(listener, config, join_timeout).run(log))
     except KeyboardInterrupt:
-        log.write("Interrupted: the server was stopped before the game ended")
+        log.interrupted()
         raise
     finally:
         log.close()
@@ -121,14 +129,17 @@ class _Session:
         self.join_timeout = join_timeout
         self.events: asyncio.Queue | None = None  # made inside the running loop
         self.connections: set[_Connection] = set()
+        self.seats: list[_Connection | None] = [None, None]
         self.seated = False
 
     async def _on_connect(self, reader, writer) -> None:
         conn = _Connection(reader, writer)
         _send_without_delay(writer)
-        if self.seated or len(self.connections) >= MAX_WAITING_CONNECTIONS:
+        if self.seated:
             await conn.close()
             return
+        if len(self.connections) >= MAX_WAITING_CONNECTIONS:
+            await self._make_room()
         self.connections.add(conn)
         await conn.pump(self.events)
 
@@ -163,9 +174,29 @@ class _Session:
         await conn.close()
         self.connections.discard(conn)
 
+    async def _make_room(self) -> None:
+        """Turn away the longest waiting connection without a seat: connections that never
+        say hello must not keep the players out."""
+        waiting = [conn for conn in self.connections if conn not in self.seats]
+        oldest = min(waiting, key=lambda conn: conn.joined)  # 2 seats, more connections
+        self.connections.discard(oldest)  # at once: the next connection must pick another
+        await oldest.send({"error": "too many connections are waiting; the longest waiting made room"})
+        await oldest.close()
+
+    async def _turn_away(self, conn: _Connection, event: _Event, why: str = "") -> None:
+        """Close `conn` at its EOF; after malformed data, or a message that is `why` out of
+        place, first tell it what was wrong."""
+        if event.kind == EOF:
+            await conn.close()
+            self.connections.discard(conn)
+        elif event.kind == INVALID:
+            await self._reject(conn, f"sent malformed data ({event.payload})")
+        else:
+            await self._reject(conn, why)
+
     async def _seat_players(self) -> list[_Connection] | None:
         """Wait for valid hellos taking orders 0 and 1; bad or clashing hellos are turned away."""
-        seats: list[_Connection | None] = [None, None]
+        seats = self.seats  # seen by _make_room too
         deadline = time.monotonic() + self.join_timeout
         while None in seats:
             event = await self._next_event(deadline)
@@ -177,13 +208,10 @@ class _Session:
             if conn in seats:
                 # A seated player must wait for the init message; leaving frees its seat.
                 seats[seats.index(conn)] = None
-                if event.kind == MESSAGE:
-                    await self._reject(conn, "sent a message before the game started")
-                else:
-                    self.connections.discard(conn)
+                await self._turn_away(conn, event, "sent a message before the game started")
                 continue
             if event.kind != MESSAGE:
-                self.connections.discard(conn)
+                await self._turn_away(conn, event)
                 continue
             try:
                 hello = parse_hello(event.payload)

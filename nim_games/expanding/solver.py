@@ -90,6 +90,10 @@ class Solver:
         the game. Past the `deadline` (time.monotonic()) before the position is solved: the
         most prolonging of the moves not yet proved to lose (Expanding Nim grows too fast to
         solve a few thousand stones with resets in a player's time)."""
+        if self.move_cap(position) >= position.stones:
+            # Taking them all wins and is the first winning move in the order below; answered
+            # at once, a limit in the millions costs no listing of every take (seconds of clock).
+            return Move(position.stones, False)
         options = self.moves(position)
         try:
             for move, child in options:
