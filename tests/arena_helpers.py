@@ -9,6 +9,7 @@ import shlex
 import subprocess
 import sys
 import textwrap
+import time
 
 from agent.rules import groups, move_name, play, top_left
 from fruit_helpers import random_grid
@@ -60,6 +61,16 @@ SCRIPTS = {
     "garbage": """
         open("output.txt", "w").write("hello\\n")
     """,
+    # Leaves a FIFO named output.txt, which no one will ever write to.
+    "fifo_answer": """
+        import os
+        os.mkfifo("output.txt")
+    """,
+    # Leaves output.txt as a link to a device that never ends.
+    "device_answer": """
+        import os
+        os.symlink("/dev/zero", "output.txt")
+    """,
     # The right move, but the board written unchanged.
     "wrong_board": """
         cell = top_left(max(groups(game.grid), key=len))
@@ -83,6 +94,29 @@ def scripted_agent(tmp_path, name: str, *args) -> str:
     return " ".join(shlex.quote(part) for part in (sys.executable, str(path), *map(str, args)))
 
 
+def processes_running(text: str) -> list:
+    """The ids of the processes whose command line holds `text`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                if text.encode() in handle.read():
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def gone(text: str) -> bool:
+    """True once no process's command line holds `text`: a process just sent SIGKILL may
+    take a moment to go, so this looks again for a few seconds."""
+    for _ in range(100):
+        if not processes_running(text):
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def random_game_record(seed: int, size: int, types: int, fault_at=None) -> dict:
     """A game of random moves as `match --out` records it; `fault_at` turns that move
     (counting from 0) into a time loss that ends the game."""
@@ -100,9 +134,13 @@ def random_game_record(seed: int, size: int, types: int, fault_at=None) -> dict:
         moves.append({"player": side, "move": move_name(cell), "cpu": 0.01, "points": points})
         scores[side] += points
         side = "B" if side == "A" else "A"
+    if fault_at is not None:
+        winner = "B" if side == "A" else "A"
+    else:
+        winner = None if scores["A"] == scores["B"] else max(scores, key=scores.get)
     return {"game": seed, "seed": seed, "size": size, "types": types, "time": 10.0,
             "agents": {"A": "alpha", "B": "beta"}, "first": first, "board": list(board),
-            "moves": moves, "scores": scores, "winner": None, "reason": "",
+            "moves": moves, "scores": scores, "winner": winner, "reason": "",
             "fault": "time" if fault_at is not None else None}
 
 

@@ -8,15 +8,17 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
 
 from agent.arena.agents import command_problem
+from agent.cli import main
 from agent.arena.process import MoveRunner, Stopped
 from agent.arena.stats import (colour_lines, elo_difference, format_elo, pair_line, report_table,
                                wilson_interval)
-from arena_helpers import PROJECT_ROOT, assert_refused, fruit_rage, scripted_agent
+from arena_helpers import PROJECT_ROOT, assert_refused, fruit_rage, gone, scripted_agent
 
 
 def read_records(path):
@@ -120,7 +122,73 @@ def test_an_unwritable_out_is_an_error_before_any_game(tmp_path):
     assert not marker.exists() and "agent" not in done.stdout
 
 
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])   # Ctrl-C; `timeout`, batch systems
+def test_an_out_that_is_an_agent_s_own_file_is_refused_and_left_intact(tmp_path):
+    script = tmp_path / "agent.py"
+    script.write_text("print('my agent')\n")
+    script.chmod(0o755)
+    (tmp_path / "link.py").symlink_to(script)
+    for agent, out in ((f"{sys.executable} {script} --fast", script), (str(tmp_path / "link.py"), script)):
+        done = fruit_rage("match", "greedy", agent, "--games", 1, "--size", 3, "--out", out)
+        assert done.returncode == 2, done.stderr
+        assert f"--out {out} is a file that agent B ({agent}) uses: it would be overwritten" in done.stderr
+        assert script.read_text() == "print('my agent')\n" and done.stdout == ""
+
+
+def test_a_seed_too_long_to_record_is_refused_before_any_game(tmp_path):
+    marker = tmp_path / "a-game-ran"
+    out = tmp_path / "results.jsonl"
+    done = fruit_rage("match", f"touch {marker}", "greedy", "--games", 1, "--size", 3,
+                      "--seed", "9" * 4300, "--out", out)
+    assert done.returncode == 2 and "--seed must have at most 18 digits (got 4300)" in done.stderr
+    assert "Traceback" not in done.stderr and not marker.exists() and not out.exists()
+    done = fruit_rage("match", "greedy", "random", "--games", 1, "--size", 3, "--seed", -10 ** 17, "--out", out)
+    assert done.returncode == 0 and f"seed {-10 ** 17}" in done.stdout
+
+
+def test_an_empty_out_is_refused_not_taken_for_no_out(tmp_path):
+    # `--out "$RESULTS"` with the variable unset: no silent match without its record
+    marker = tmp_path / "a-game-ran"
+    done = fruit_rage("match", f"touch {marker}", "greedy", "--games", 1, "--size", 3, "--out", "")
+    assert done.returncode == 1
+    assert "cannot write --out : No such file or directory" in done.stderr
+    assert not marker.exists() and "agent" not in done.stdout
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_write_to_out_that_fails_stops_the_match_with_a_message():
+    done = fruit_rage("match", "greedy", "random", "--games", 3, "--size", 3, "--types", 2,
+                      "--time", 10, "--seed", 1, "--out", "/dev/full")
+    assert done.returncode == 1
+    assert "cannot write --out /dev/full: No space left on device; match stopped" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert "stopped: 1 of 3 games finished" in done.stdout and "A: greedy" in done.stdout
+
+
+@pytest.mark.parametrize("args, stopped", [
+    (("match", "greedy", "random", "--games", "2", "--size", "3"), "match stopped"),
+    (("play", "--agent", "greedy", "--first", "agent", "--size", "3"), "game abandoned"),
+])
+def test_a_move_that_cannot_be_prepared_stops_with_a_message(tmp_path, monkeypatch, capsys, args, stopped):
+    missing = tmp_path / "missing"   # e.g. a batch job's TMPDIR removed, or /tmp full
+    monkeypatch.setattr(tempfile, "tempdir", str(missing))
+    assert main(list(args)) == 1
+    err = capsys.readouterr().err
+    assert (f"fruit-rage {args[0]}: cannot make a folder for a move in {missing}: "
+            f"No such file or directory; {stopped}") in err
+
+
+def test_a_match_with_stderr_closed_plays_on_without_progress(tmp_path):
+    out = tmp_path / "results.jsonl"
+    match = [sys.executable, "-m", "agent", "match", "greedy", "random", "--games", "2", "--size", "3",
+             "--types", "2", "--time", "10", "--seed", "1", "--out", str(out)]
+    done = subprocess.run(["sh", "-c", '"$@" 2>&-', "sh", *match], cwd=PROJECT_ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "A: greedy" in done.stdout
+    assert len(read_records(out)) == 2
+
+
+# Ctrl-C; `timeout`, batch systems; a closed terminal or ssh connection
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_stopped_match_kills_the_running_move_and_removes_its_folder(tmp_path, stop):
     moves_folder = tmp_path / "tmp"
     moves_folder.mkdir()
@@ -133,7 +201,7 @@ def test_a_stopped_match_kills_the_running_move_and_removes_its_folder(tmp_path,
     stdout, stderr = match.communicate(timeout=30)
     assert match.returncode == 130
     assert "interrupted: 0 of 3 games finished" in stdout
-    assert not processes_running(str(tmp_path / "hang.py"))
+    assert gone(str(tmp_path / "hang.py"))
     assert list(moves_folder.iterdir()) == []
 
 
@@ -142,6 +210,7 @@ def test_a_stopped_match_kills_the_running_move_and_removes_its_folder(tmp_path,
     ("", "the command is empty"),
     ("./agent.sh --fast", "./agent.sh is a relative path"),
     ("/no/such/agent.sh", "/no/such/agent.sh is not an executable file"),
+    ("/usr --fast", "/usr is not an executable file"),   # a folder
 ])
 def test_an_agent_that_cannot_run_is_refused_before_any_game(tmp_path, agent, message):
     for args in (("match", "greedy", agent, "--games", 1, "--size", 3), ("play", "--agent", agent)):
@@ -177,18 +246,6 @@ def test_a_long_match_does_not_queue_its_games_up_front(monkeypatch):
     match.run_match(settings, 3, MoveRunner(), lambda record: games.append(record["game"]))
     assert sorted(games) == list(range(1, 501))
     assert most_pending[0] <= 3
-
-
-def processes_running(text: str) -> list:
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                if text.encode() in handle.read():
-                    found.append(pid)
-        except OSError:
-            pass
-    return found
 
 
 def test_a_stopped_runner_runs_no_more_moves():

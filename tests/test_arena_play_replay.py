@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -16,7 +17,7 @@ from agent.arena.play_command import play_human_game
 from agent.arena.replay_command import replay
 from agent.baselines import greedy_move, minimax3_move, random_move
 from agent.rules import groups, negamax_value, play
-from arena_helpers import PROJECT_ROOT, fruit_rage
+from arena_helpers import PROJECT_ROOT, fruit_rage, gone, processes_running, scripted_agent
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +111,56 @@ def test_human_play_says_you_lose_on_time():
     play_human_game(play_args(time=0.1), SlowInput("A1\n"), stdout)
     assert "You lose: ran out of time" in stdout.getvalue()
     assert "The agent wins: ran out of time" in stdout.getvalue()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])   # e.g. the terminal closed
+def test_human_play_stopped_during_the_agent_s_move_kills_it_and_removes_its_folder(tmp_path, stop):
+    moves_folder = tmp_path / "tmp"
+    moves_folder.mkdir()
+    hang = scripted_agent(tmp_path, "hang")
+    game = subprocess.Popen([sys.executable, "-m", "agent", "play", "--agent", hang, "--first", "agent",
+                             "--size", "3", "--seed", "1"],
+                            cwd=PROJECT_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": str(moves_folder)})
+    for _ in range(300):   # until the agent's move runs: hang.py is in its command line and play's
+        if len(processes_running(str(tmp_path / "hang.py"))) >= 2:
+            break
+        time.sleep(0.05)
+    game.send_signal(stop)
+    stdout, stderr = game.communicate(timeout=30)
+    assert game.returncode == 130 and "interrupted: game abandoned" in stdout
+    assert "Traceback" not in stderr
+    assert gone(str(tmp_path / "hang.py"))
+    assert list(moves_folder.iterdir()) == []
+
+
+def run_reading(args, stdin_bytes=None) -> subprocess.CompletedProcess:
+    """`fruit-rage ARGS` with stdin closed (None) or fed these bytes, decoded strictly as
+    UTF-8 (as on a desktop's UTF-8 locale, not the lenient C locale)."""
+    command = [sys.executable, "-m", "agent", *map(str, args)]
+    if stdin_bytes is None:
+        command = ["sh", "-c", '"$@" <&-', "sh", *command]
+    return subprocess.run(command, cwd=PROJECT_ROOT, input=stdin_bytes, capture_output=True,
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8"}, timeout=60)
+
+
+@pytest.mark.parametrize("stdin_bytes", [None, b"\xff\xfeA1\n"])
+def test_human_play_with_stdin_closed_or_not_text_ends_or_asks_again(stdin_bytes):
+    done = run_reading(("play", "--size", 3, "--types", 2, "--seed", 1, "--agent", "greedy"), stdin_bytes)
+    stdout = done.stdout.decode()
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    assert stdout.endswith("Game abandoned.\n")
+    if stdin_bytes:
+        assert "not a cell name: '\ufffd\ufffdA1'" in stdout and "try again." in stdout
+
+
+@pytest.mark.parametrize("stdin_bytes", [None, b"\xff\xfe\n"])
+def test_replay_with_stdin_closed_or_not_text_steps_on_or_stops(results, stdin_bytes):
+    done = run_reading(("replay", results), stdin_bytes)
+    stdout = done.stdout.decode()
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    assert stdout.count("[Enter]") == (2 if stdin_bytes else 1)   # a line shows the next move
+    assert "Result:" not in stdout
 
 
 def test_board_rendering():

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
+import math
+import os
 import re
 
 import pytest
@@ -28,6 +30,8 @@ def empty_cell_after_first_move(record: dict) -> str:
 
 
 EMPTY_CELL = empty_cell_after_first_move(GOOD[1])
+WINNER = GOOD[1]["winner"]
+LOSER = "B" if WINNER == "A" else "A"
 FIRST_MOVE = GOOD[1]["moves"][0]
 
 
@@ -52,6 +56,16 @@ CORRUPTIONS = {
     "wrong points": (_set_move(1, "points", 999),     # "scores 1 point" or "scores 9 points"
                      f"move 1 ({FIRST_MOVE['move']}) scores {FIRST_MOVE['points']} point"),
     "time not a number": (_set("time", "ten"), "the record's 'time' is not a number"),
+    # Python's json writes and reads NaN and Infinity: numbers no clock can show
+    "cpu NaN": (_set_move(2, "cpu", math.nan), "move 2's 'cpu' is not a number of seconds from 0"),
+    "cpu negative": (_set_move(2, "cpu", -1), "move 2's 'cpu' is not a number of seconds from 0"),
+    "time infinite": (_set("time", math.inf), "the record's 'time' is not a number of seconds above 0"),
+    "time_b zero": (_set("time_b", 0), "the record's 'time_b' is not a number of seconds above 0"),
+    "wrong scores": (lambda r: r["scores"].__setitem__("A", r["scores"]["A"] + 100),
+                     f"its moves score A {GOOD[1]['scores']['A']} - B {GOOD[1]['scores']['B']}, not the "
+                     f"A {GOOD[1]['scores']['A'] + 100} - B {GOOD[1]['scores']['B']} recorded"),
+    "wrong winner": (_set("winner", LOSER), f"the record names {LOSER} winner, but {WINNER} won"),
+    "no winner": (_set("winner", None), f"the record names no winner, but {WINNER} won"),
 }
 
 
@@ -88,17 +102,36 @@ def test_only_a_last_line_cut_short_is_skipped_with_a_warning_and_the_games_befo
                                  ((ended, *args), f"{ended}: line 2 is not a game record")))
 
 
+def test_a_file_saved_by_a_windows_editor_is_read(tmp_path):
+    path = tmp_path / "results.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + b"".join(json.dumps(record).encode() + b"\r\n" for record in GOOD))
+    for command, *args in COMMANDS:
+        done = fruit_rage(command, path, *args)
+        assert done.returncode == 0 and done.stderr == "", (command, done.stderr)
+    assert "Result: " in fruit_rage("replay", path, "--delay", 0).stdout
+
+
 def test_unreadable_files_are_named_with_their_problem(tmp_path):
     missing = tmp_path / "missing.jsonl"
     binary = tmp_path / "binary.jsonl"
     binary.write_bytes(b"\xff\xfe{}\n")
     deep = tmp_path / "deep.jsonl"
     deep.write_text('{"game": 1, "x": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    surrogate = write_records(tmp_path / "surrogate.jsonl", [{**GOOD[0], "agents": {"A": "\ud800", "B": "b"}}])
     for command, *args in COMMANDS:
         assert_refused(command, (((missing, *args), f"{missing}: no such file"),
                                  ((tmp_path, *args), f"{tmp_path}: is a directory"),
                                  ((binary, *args), f"{binary}: line 1 is not UTF-8 text"),
-                                 ((deep, *args), f"{deep}: line 1 is not a game record")))
+                                 ((deep, *args), f"{deep}: line 1 is not a game record"),
+                                 ((surrogate, *args),
+                                  f"{surrogate}: line 1 holds an escaped character that is not text")))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_file_of_one_endless_line_is_refused_not_read_whole():
+    for command, *args in COMMANDS:
+        assert_refused(command, ((("/dev/zero", *args),
+                                  "/dev/zero: line 1 is not a game record (longer than 16 MB)"),))
 
 
 @pytest.mark.parametrize("delay", ["-1", "nan", "inf"])

@@ -1,13 +1,16 @@
 """The referee's rules, with scripted agents run as real processes."""
 from __future__ import annotations
 
+import errno
+import io
 import random
+import tempfile
 
 import pytest
 
 from agent.arena.agents import agent_spec
 from agent.arena.match import MatchSettings, first_mover, play_match_game
-from agent.arena.process import MoveRunner
+from agent.arena.process import MoveRunner, _last_line
 from agent.arena.referee import (FAULT_INVALID, FAULT_TIME, CommandPlayer, Move, check_output,
                                  decide, play_game)
 from agent.rules import random_board
@@ -63,6 +66,8 @@ def test_a_hanging_agent_is_killed_after_the_grace_period(tmp_path):
     ("garbage", "garbled output.txt: expected a move and 4 rows, got 1 line(s)"),
     ("wrong_board", "wrong board after"),
     ("empty_cell", "is an empty cell"),
+    ("fifo_answer", "output.txt is not a regular file (exit code 0)"),   # not a wait for a writer
+    ("device_answer", "output.txt is not a regular file (exit code 0)"),
 ])
 def test_a_bad_answer_loses(tmp_path, script, reason):
     # a game where B moves first, so the scripted A always sees holes in the board
@@ -72,6 +77,39 @@ def test_a_bad_answer_loses(tmp_path, script, reason):
     assert record["winner"] == "B" and record["fault"] == FAULT_INVALID
     assert reason in record["reason"]
     assert record["moves"][-1]["reason"] == record["reason"]
+
+
+def test_a_move_folder_not_removable_at_once_does_not_stop_the_game(tmp_path, monkeypatch):
+    """As when a process the move left behind (out of its process group, or not yet dead of
+    the kill) still writes in the folder: the first removal finds it not empty."""
+    moves_folder = tmp_path / "tmp"
+    moves_folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(moves_folder))
+    remove = tempfile.TemporaryDirectory.cleanup
+    failed = []
+
+    def first_removal_fails(folder):
+        if not failed:
+            failed.append(folder.name)
+            raise OSError(errno.ENOTEMPTY, "Directory not empty", folder.name)
+        remove(folder)
+    monkeypatch.setattr(tempfile.TemporaryDirectory, "cleanup", first_removal_fails)
+    record = game("greedy", "random")
+    assert failed and record["fault"] is None   # played to its end
+    assert list(moves_folder.iterdir()) == []   # that folder too removed
+
+
+def test_only_the_end_of_a_chatty_move_s_stderr_is_read():
+    class RecordedReads(io.BytesIO):
+        read_sizes = []
+
+        def read(self, *args):
+            data = super().read(*args)
+            self.read_sizes.append(len(data))
+            return data
+    stderr = RecordedReads(b"debug line\n" * 500_000 + b"Traceback ...\nValueError: the last words\n\n")
+    assert _last_line(stderr) == "ValueError: the last words"
+    assert max(stderr.read_sizes) <= 4000   # not the 5.5 MB before it
 
 
 def test_a_command_that_does_not_exist_loses():

@@ -62,12 +62,22 @@ def command_problem(text: str):
         if not os.path.isabs(program):
             return (f"{program} is a relative path, but every move runs in a fresh folder: "
                     f"give its absolute path")
-        if not os.access(program, os.X_OK):
+        if not (os.path.isfile(program) and os.access(program, os.X_OK)):   # a folder has X too
             return f"{program} is not an executable file"
         return None
     if shutil.which(program) is None:
         return f"{program}: command not found"
     return None
+
+
+def files_named(text: str) -> list:
+    """The existing files an agent's command names by absolute path (its program, its
+    script, ...): what a match must never write over. Built-in names name none."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return []
+    return [word for word in words if os.path.isabs(word) and os.path.isfile(word)]
 
 
 def _built_in_env() -> dict:

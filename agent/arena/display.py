@@ -1,8 +1,9 @@
 """Boards for the terminal: column letters on top, row numbers on the left, one colour per
 fruit type, and a move's group highlighted. Plain text when not on a terminal or when
-NO_COLOR is set (https://no-color.org)."""
+NO_COLOR is set (https://no-color.org). And the person's input, read safely."""
 from __future__ import annotations
 
+import io
 import os
 
 from agent.rules import COLUMN_LETTERS, EMPTY
@@ -13,6 +14,17 @@ HIGHLIGHT = "7"   # reverse video
 RESET = "\x1b[0m"
 EMPTY_SHOWN = "."
 HIGHLIGHT_PLAIN = "#"  # without colour a highlighted fruit shows as this mark
+
+
+def typed_input(stdin):
+    """`stdin` made safe to read a person's lines from: bytes that are not text in its
+    encoding read as replacement characters (a line then names no cell) instead of raising,
+    and a closed stdin (None) reads as end of input."""
+    if stdin is None:
+        return io.StringIO("")
+    if hasattr(stdin, "reconfigure"):
+        stdin.reconfigure(errors="replace")
+    return stdin
 
 
 def use_colour(stream) -> bool:

@@ -3,15 +3,20 @@ line per game, and print a table of results per agent."""
 from __future__ import annotations
 
 import json
+import os
 import random
-import signal
 import sys
 
-from agent.arena.agents import agent_spec
+from agent.arena.agents import agent_spec, files_named
 from agent.arena.match import MatchSettings, run_match
-from agent.arena.process import MoveRunner
+from agent.arena.process import MoveRunner, SetupFailed, stop_signals_interrupt
 from agent.arena.records import describe_clocks, plural
 from agent.arena.stats import colour_lines, pair_line, report_table
+
+
+# Every game's seed (the match's times 100000, plus the board) goes into its record, and a
+# number of thousands of digits is more than JSON readers (Python's too) take back.
+SEED_LIMIT = 10 ** 18
 
 
 def run(args) -> int:
@@ -19,16 +24,24 @@ def run(args) -> int:
         print(f"fruit-rage match: --paired plays every board twice, so --games must be even "
               f"(got {args.games})", file=sys.stderr)
         return 2
+    if args.seed is not None and not -SEED_LIMIT < args.seed < SEED_LIMIT:
+        print(f"fruit-rage match: --seed must have at most 18 digits (got {len(str(abs(args.seed)))})",
+              file=sys.stderr)
+        return 2
     for label in (args.agent_a, args.agent_b):
         try:
             agent_spec(label)
         except ValueError as error:
             print(f"fruit-rage match: {error}", file=sys.stderr)
             return 2
+    problem = args.out is not None and _out_problem(args.out, (args.agent_a, args.agent_b))
+    if problem:
+        print(f"fruit-rage match: {problem}", file=sys.stderr)
+        return 2
     out = None
-    if args.out:
+    if args.out is not None:
         try:
-            out = open(args.out, "w", encoding="utf-8")
+            out = RecordsFile(args.out)
         except OSError as error:
             print(f"fruit-rage match: cannot write --out {args.out}: {error.strerror}", file=sys.stderr)
             return 1
@@ -47,36 +60,70 @@ def run(args) -> int:
     def finished(record: dict) -> None:
         records.append(record)
         if out is not None:
-            out.write(json.dumps(record) + "\n")
-            out.flush()
+            out.write(record)
         progress.update(record)
 
-    interrupted = False
-    stop_on_terminate = signal.signal(signal.SIGTERM, _interrupt)
+    interrupted, failure = False, None
     try:
-        run_match(settings, args.jobs, MoveRunner(grace=args.grace), finished)
+        with stop_signals_interrupt():   # SIGTERM, SIGHUP: as Ctrl-C, the finished games reported
+            run_match(settings, args.jobs, MoveRunner(grace=args.grace), finished)
     except KeyboardInterrupt:
         interrupted = True
+    except RecordsFile.WriteFailed as error:
+        failure = f"fruit-rage match: cannot write --out {args.out}: {error}; match stopped"
+    except SetupFailed as error:
+        failure = f"fruit-rage match: {error}; match stopped"
     finally:
-        signal.signal(signal.SIGTERM, stop_on_terminate)
         progress.close()
         if out is not None:
             out.close()
-    if interrupted:
-        print(f"interrupted: {len(records)} of {settings.games} games finished")
+    if failure:
+        print(failure, file=sys.stderr)
+    if interrupted or failure:
+        print(f"{'interrupted' if interrupted else 'stopped'}: "
+              f"{len(records)} of {settings.games} games finished")
     if records:
         records.sort(key=lambda record: record["game"])
         print(report_table(records))
         print("\n".join(colour_lines(records)))
         if args.paired:
             print(pair_line(records))
-    return 130 if interrupted else 0
+    return 130 if interrupted else 1 if failure else 0
 
 
-def _interrupt(signum, frame):
-    """SIGTERM (e.g. `timeout`, a batch system) stops the match as Ctrl-C does: the moves
-    running are killed and their folders removed, the finished games reported."""
-    raise KeyboardInterrupt
+def _out_problem(out: str, agents) -> str:
+    """Why --out must not be written, or "": it is a file an agent's command names (its
+    program or script), which `--out` would empty before the first game."""
+    for side, agent in zip("AB", agents):
+        for path in files_named(agent):
+            if os.path.exists(out) and os.path.samefile(path, out):
+                return f"--out {out} is a file that agent {side} ({agent}) uses: it would be overwritten"
+    return ""
+
+
+class RecordsFile:
+    """--out: one JSON line per finished game, flushed at once. A write that fails (a full
+    disk, a pipe whose reader left) stops the match: the games after it would be played
+    for no record."""
+
+    class WriteFailed(Exception):
+        pass
+
+    def __init__(self, path: str):
+        self.handle = open(path, "w", encoding="utf-8")
+
+    def write(self, record: dict) -> None:
+        try:
+            self.handle.write(json.dumps(record) + "\n")
+            self.handle.flush()
+        except OSError as error:
+            raise RecordsFile.WriteFailed(error.strerror or str(error)) from None
+
+    def close(self) -> None:
+        try:
+            self.handle.close()
+        except OSError:
+            pass  # what it could not write was reported when the write failed
 
 
 class Progress:
@@ -85,12 +132,14 @@ class Progress:
 
     def __init__(self, total: int, stream):
         self.total = total
-        self.stream = stream
-        self.in_place = stream.isatty()
+        self.stream = stream   # None (stderr closed): no progress, the match goes on
+        self.in_place = stream is not None and stream.isatty()
         self.won = {"A": 0, "B": 0, None: 0}   # games won by each side; None: drawn
 
     def update(self, record: dict) -> None:
         self.won[record["winner"]] += 1
+        if self.stream is None:
+            return
         line = (f"[{sum(self.won.values())}/{self.total}] A {self.won['A']} - B {self.won['B']} "
                 f"- draws {self.won[None]}")
         if self.in_place:

@@ -9,8 +9,8 @@ import sys
 import time
 
 from agent.arena.agents import agent_spec
-from agent.arena.display import render_board, use_colour
-from agent.arena.process import MoveRunner
+from agent.arena.display import render_board, typed_input, use_colour
+from agent.arena.process import MoveRunner, SetupFailed, stop_signals_interrupt
 from agent.arena.records import plural
 from agent.arena.referee import CommandPlayer, Move, play_game
 from agent.rules import legal_cell, move_name, play, random_board
@@ -30,10 +30,14 @@ def run(args) -> int:
         print(f"fruit-rage play: {error}", file=sys.stderr)
         return 2
     try:
-        play_human_game(args, sys.stdin, sys.stdout)
+        with stop_signals_interrupt():   # a closed terminal must not leave the agent's move running
+            play_human_game(args, typed_input(sys.stdin), sys.stdout)
     except KeyboardInterrupt:
         print("\ninterrupted: game abandoned")
         return 130
+    except SetupFailed as error:
+        print(f"\nfruit-rage play: {error}; game abandoned", file=sys.stderr)
+        return 1
     return 0
 
 

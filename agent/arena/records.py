@@ -6,6 +6,7 @@ and `phases` can trust it, and a corrupt file gets a message instead of a traceb
 from __future__ import annotations
 
 import json
+import math
 import sys
 from typing import Optional
 
@@ -13,6 +14,10 @@ from agent.rules import DIGITS, EMPTY, MAX_SIZE, fruit_count, is_empty, is_settl
 
 SIDES = ("A", "B")
 NUMBER = (int, float)
+# Longest line read: a 26x26 game's record is well under 1 MB even with commands as long as
+# a shell takes. A file of one endless line (/dev/zero) must not be read whole.
+LINE_LIMIT = 16 * 1024 * 1024
+UTF8_BOM = b"\xef\xbb\xbf"
 # (field, types, what it must be): the top-level fields the commands read.
 FIELDS = (("board", list, "a list of rows"), ("moves", list, "a list of moves"),
           ("size", int, "a whole number"), ("seed", int, "a whole number"),
@@ -43,15 +48,19 @@ def _parse_lines(path: str) -> list:
     """Every line's JSON object that has a game number; blank lines are skipped, and so,
     with a warning, is a last line cut short (no newline after it: a match interrupted
     mid-write), so that the games before it stay usable."""
-    lines = _read_bytes(path).split(b"\n")
     records = []
-    for line_no, line in enumerate(lines, 1):
+    for line_no, line in enumerate(_read_lines(path), 1):
+        if line_no == 1:
+            line = line.removeprefix(UTF8_BOM)   # a file saved by a Windows editor
+        if len(line) > LINE_LIMIT:
+            raise ValueError(f"{path}: line {line_no} is not a game record (longer than "
+                             f"{LINE_LIMIT // (1024 * 1024)} MB)")
         if not line.strip():
             continue
         record, problem = _parse_line(line)
         if problem is None:
             records.append(record)
-        elif line_no == len(lines):
+        elif not line.endswith(b"\n"):
             print(f"fruit-rage: warning: {path}: line {line_no} is cut short, skipped", file=sys.stderr)
         else:
             raise ValueError(f"{path}: line {line_no} {problem}")
@@ -69,13 +78,23 @@ def _parse_line(line: bytes) -> tuple:
     game = record.get("game") if isinstance(record, dict) else None
     if not isinstance(game, int) or isinstance(game, bool):
         return None, "is not a game record"
+    try:  # an escaped lone surrogate ("\\ud800") decodes, but no text can print it
+        json.dumps(record, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return None, "holds an escaped character that is not text"
     return record, None
 
 
-def _read_bytes(path: str) -> bytes:
+def _read_lines(path: str):
+    """The file's lines, each with its newline (the last may have none), each at most a
+    byte beyond LINE_LIMIT."""
     try:
         with open(path, "rb") as handle:
-            return handle.read()
+            while True:
+                line = handle.readline(LINE_LIMIT + 1)
+                if not line:
+                    return
+                yield line
     except OSError as error:
         # "results.jsonl: no such file or directory", not "[Errno 2] ...: 'results.jsonl'"
         raise ValueError(f"{path}: {(error.strerror or str(error)).lower()}") from None
@@ -92,14 +111,16 @@ def check_record(record: dict) -> None:
         raise ValueError("the record names no first mover A or B")
     for key, kinds, what in FIELDS:
         _field(record, key, kinds, what)
-    if "time_b" in record:
-        _field(record, "time_b", NUMBER, "a number")
+    for key in ("time", "time_b"):
+        if key in record and not 0 < _field(record, key, NUMBER, "a number") < math.inf:
+            raise ValueError(f"the record's {key!r} is not a number of seconds above 0")
     for side in SIDES:
         _field(record["scores"], side, int, "a whole number", "the record's 'scores'")
     if record.get("winner", "") not in (None, *SIDES):
         raise ValueError("the record names no winner A or B (or null for a draw)")
     grid = _replay_moves(record, _starting_grid(record))
     _check_ending(record, grid)
+    _check_result(record)
 
 
 def _field(mapping: dict, key: str, kinds, what: str, owner: str = "the record"):
@@ -141,7 +162,8 @@ def _replay_moves(record: dict, grid: tuple) -> tuple:
         player = _field(move, "player", str, "A or B", owner)
         if player != side:
             raise ValueError(f"{owner} is played by {player!r}, but it is {side}'s turn")
-        _field(move, "cpu", NUMBER, "a number", owner)
+        if not 0 <= _field(move, "cpu", NUMBER, "a number", owner) < math.inf:
+            raise ValueError(f"{owner}'s 'cpu' is not a number of seconds from 0")
         if move.get("fault"):
             _field(move, "reason", str, "text", owner)
             if number < len(moves):
@@ -178,6 +200,29 @@ def _check_ending(record: dict, grid: tuple) -> None:
         raise ValueError(f"move {len(record['moves'])} lost the game, but the record has no 'fault'")
     if record.get("fault") and not lost:
         raise ValueError("the record has a 'fault', but no move lost the game")
+
+
+def _check_result(record: dict) -> None:
+    """The recorded scores are the sums of the moves' points, and the winner is the side
+    they (or the losing move) make the winner: `replay` shows them and `audit` compares
+    best play with them, so a record contradicting its own moves is refused."""
+    points = {"A": 0, "B": 0}
+    for move in record["moves"]:
+        if not move.get("fault"):
+            points[move["player"]] += move["points"]
+    scores = record["scores"]
+    if points != {side: scores[side] for side in SIDES}:
+        raise ValueError(f"its moves score A {points['A']} - B {points['B']}, "
+                         f"not the A {scores['A']} - B {scores['B']} recorded")
+    last = record["moves"][-1]
+    if last.get("fault"):
+        winner = "B" if last["player"] == "A" else "A"
+    elif points["A"] != points["B"]:
+        winner = "A" if points["A"] > points["B"] else "B"
+    else:
+        return   # a tie goes to the time left, which the record need not hold
+    if record["winner"] != winner:
+        raise ValueError(f"the record names {record['winner'] or 'no'} winner, but {winner} won")
 
 
 def plural(count: int, word: str) -> str:

@@ -76,7 +76,7 @@ class CommandPlayer:
             return Move(run.cpu, fault=FAULT_TIME,
                         reason=f"killed: still running {self.runner.grace:g} s after its time ran out")
         if run.output is None:
-            return Move(run.cpu, fault=FAULT_INVALID, reason="no output.txt" + _exit_detail(run))
+            return Move(run.cpu, fault=FAULT_INVALID, reason=run.output_problem + _exit_detail(run))
         try:
             name, next_grid, points = check_output(grid, run.output)
         except ValueError as error:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
-from agent.arena.display import render_board, use_colour
+from agent.arena.display import render_board, typed_input, use_colour
 from agent.arena.records import describe_clocks, find_game, plural, starting_clocks
 from agent.rules import group_at, parse_move_name, remove_and_fall
 
@@ -17,7 +17,7 @@ def run(args) -> int:
     except ValueError as error:
         print(f"fruit-rage replay: {error}", file=sys.stderr)
         return 2
-    replay(record, args.delay, sys.stdin, sys.stdout)
+    replay(record, args.delay, typed_input(sys.stdin), sys.stdout)
     return 0
 
 
