@@ -93,7 +93,7 @@ def _add_match(sub) -> None:
     p.add_argument("--time-b", type=_clock_seconds, default=None, metavar="TIME",
                    help="B's clock, for a time-odds match (default: --time); e.g. ours against "
                         "ours with twice the time shows what doubling the clock is worth")
-    p.add_argument("--seed", type=int, default=None, help="seed for the boards (default: random)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the boards, at most 18 digits (default: random)")
     p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel (default: 1)")
     p.add_argument("--paired", action="store_true",
                    help="play every board twice, each agent moving first once, and report "
@@ -223,6 +223,9 @@ def main(argv=None) -> int:
         return play_competition_files()
     import importlib
 
+    if sys.stdout is None:  # started with it closed (`>&-`): what it shows goes nowhere
+        import os
+        sys.stdout = open(os.devnull, "w")
     parser = build_parser()
     args = parser.parse_args(argv)
     _take_bare_move_options(parser, args)
@@ -233,11 +236,15 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return reader_left()
+    except OSError as error:  # one no handler names as its own file's: stdout on a full disk
+        print(f"fruit-rage {args.command}: {error.strerror or error}", file=sys.stderr)
+        return reader_left()
 
 
 def reader_left() -> int:
-    """The reader of our output left (`| head`): stop quietly, and keep the interpreter's
-    last flush of stdout from failing on the same pipe. Returns the exit code."""
+    """The reader of our output left (`| head`), or stdout takes no more: stop writing to
+    it, and keep the interpreter's last flush from failing the same way. Returns the exit
+    code."""
     import os
 
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -223,6 +223,22 @@ def test_a_reader_that_left_ends_a_command_quietly(tmp_path):
     assert done.returncode == 1 and done.stderr == ""
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_standard_output_is_named_not_a_traceback(tmp_path):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "agent", "command"], cwd=tmp_path,
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == "fruit-rage command: No space left on device\n"
+
+
+def test_a_closed_standard_output_is_no_traceback(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "agent", "play", "--size", "3"], cwd=tmp_path,
+                          input="q\n", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          timeout=60, preexec_fn=lambda: os.close(1))  # `fruit-rage play >&-`
+    assert done.returncode == 0 and done.stderr == ""
+
+
 def test_ctrl_c_during_the_competition_call_is_a_line_and_130(tmp_path, monkeypatch, capsys):
     from agent import cli, move_command
 
