@@ -125,9 +125,13 @@ def _unwritable(path: str):
     """Why `path` surely cannot be written, or None."""
     import os
 
+    if not path:
+        return "no file name given"
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         return "it is a folder"
+    if path.endswith(os.sep):  # abspath drops the slash: the folder checks below would pass
+        return "a name ending in / is a folder's"
     if not os.path.isdir(folder):
         return f"there is no folder {folder}"
     if not os.access(folder, os.W_OK):

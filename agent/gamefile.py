@@ -34,31 +34,31 @@ def parse_input(text: str) -> GameInput:
     while lines and lines[-1] == "":
         lines.pop()
     if len(lines) < 3:
-        raise InputError(f"expected n, p and the remaining time on lines 1-3, found {len(lines)} line(s)")
+        raise _line_error(len(lines) + 1, f"expected n, p and the remaining time on lines 1-3, "
+                                          f"found {len(lines)} line(s)")
 
     n = _parse_int(lines[0], 1, "board size n")
     if not 1 <= n <= MAX_SIZE:
-        raise _line_error(1, f"board size n must be 1..{MAX_SIZE}, got {n}")
+        raise _line_error(1, f"board size n must be 1..{MAX_SIZE}, got {_cut(str(n))}")
     types = _parse_int(lines[1], 2, "number of fruit types p")
     if types < 1:
-        raise _line_error(2, f"number of fruit types p must be at least 1, got {types}")
+        raise _line_error(2, f"number of fruit types p must be at least 1, got {_cut(str(types))}")
     time_left = _parse_time(lines[2])
 
     rows = lines[3:]
     if len(rows) < n:
-        raise InputError(f"expected {n} board rows on lines 4-{n + 3}, found {len(rows)}")
+        raise _line_error(len(rows) + 4, f"expected {n} board rows on lines 4-{n + 3}, found {len(rows)}")
     for index, row in enumerate(rows[:n]):  # a bad row first: a blank line within the board is one
         line_no = index + 4
         if len(row) != n:
-            raise _line_error(line_no, f"board row has {len(row)} characters, expected {n}: {row!r}")
+            raise _line_error(line_no, f"board row has {len(row)} characters, expected {n}: {_shown(row)}")
         for col, ch in enumerate(row):
             if ch != EMPTY and ch not in DIGITS:
                 raise _line_error(line_no, f"column {col + 1}: {ch!r} is neither a digit nor '{EMPTY}'")
-    if len(rows) > n:
-        raise _line_error(n + 4, f"unexpected text after the {n} board rows: {rows[n]!r}")
+    _check_nothing_after(rows, n)
     grid = tuple(rows)
     if is_empty(grid):
-        raise InputError("the board is empty: there is no move to make")
+        raise _line_error(4, f"the board is empty (lines 4-{n + 3}): there is no move to make")
     floating = _first_floating(grid)
     if floating:
         row, col = floating
@@ -66,20 +66,51 @@ def parse_input(text: str) -> GameInput:
     return GameInput(n, types, time_left, grid)
 
 
+def _check_nothing_after(rows, n: int) -> None:
+    """Blank lines after the board were dropped at the end; text after more blank lines was
+    not: name that text's own line, not the first blank one before it."""
+    for index in range(n, len(rows)):
+        if rows[index]:
+            raise _line_error(index + 4, f"unexpected text after the {n} board rows: {_shown(rows[index])}")
+
+
+def _cut(text: str) -> str:
+    """`text` cut short for a message: a line can be as long as the file."""
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _shown(text: str) -> str:
+    return repr(_cut(text))
+
+
+def _plain_number(text: str) -> bool:
+    """int() and float() also take '1_000' and digits of other scripts ('\u0663'): no
+    referee writes those, and a file that has them is not what it seems."""
+    return text.isascii() and "_" not in text
+
+
 def _parse_int(text: str, line_no: int, what: str) -> int:
+    text = text.strip()
     try:
-        return int(text.strip())
+        if _plain_number(text):
+            return int(text)
     except ValueError:
-        raise _line_error(line_no, f"{what} must be an integer, got {text!r}") from None
+        unsigned = text[1:] if text[:1] in ("+", "-") else text
+        if unsigned.isdigit():  # more digits than int() converts
+            raise _line_error(line_no, f"{what} is too large: {_shown(text)}") from None
+    raise _line_error(line_no, f"{what} must be an integer, got {_shown(text)}")
 
 
 def _parse_time(text: str) -> float:
+    text = text.strip()
     try:
-        value = float(text.strip())
+        value = float(text) if _plain_number(text) else None
     except ValueError:
-        raise _line_error(3, f"remaining time must be a number of seconds, got {text!r}") from None
+        value = None
+    if value is None:
+        raise _line_error(3, f"remaining time must be a number of seconds, got {_shown(text)}")
     if not 0 < value < float("inf"):  # also false for nan
-        raise _line_error(3, f"remaining time must be a positive number of seconds, got {text.strip()!r}")
+        raise _line_error(3, f"remaining time must be a positive number of seconds, got {_shown(text)}")
     return value
 
 
@@ -94,19 +125,28 @@ def _first_floating(grid):
 
 
 UTF8_BOM = b"\xef\xbb\xbf"
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+# A position takes under 1 KiB; this leaves room for any trailing spaces and blank lines,
+# and a huge file or a device (/dev/zero) is refused without reading it whole.
+MAX_INPUT_BYTES = 64 * 1024
 
 
 def read_input(path: str) -> GameInput:
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
         raise InputError(f"no input file at {path}") from None
     except OSError as error:
         raise InputError(f"cannot read {path}: {error.strerror}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"more than {MAX_INPUT_BYTES // 1024} KiB: not a position (one takes under 1 KiB)")
+    if data.startswith(UTF16_BOMS):
+        raise _line_error(1, "the file is UTF-16 text: save it as ASCII (or UTF-8)")
     if data.startswith(UTF8_BOM):  # as some Windows editors save a file
         data = data[len(UTF8_BOM):]
-    return parse_input(data.decode("ascii", errors="replace"))
+    # UTF-8, so that a message shows a stray character as it looks; the checks take ASCII only
+    return parse_input(data.decode("utf-8", errors="replace"))
 
 
 def format_input(grid, types: int, time_left: float) -> str:
@@ -141,7 +181,7 @@ def write_atomically(path: str, text: str) -> None:
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
         return
-    temp_path = f"{path}.{getpid()}.tmp"
+    temp_path = _temp_path_beside(path)
     try:
         with open(temp_path, "x", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
@@ -152,6 +192,14 @@ def write_atomically(path: str, text: str) -> None:
         except OSError:
             pass
         raise
+
+
+def _temp_path_beside(path: str) -> str:
+    """A temporary file in the same folder (a rename does not cross file systems), named
+    after the output cut short: the output's own name may already take the 255 bytes a
+    name can have. (rpartition, not os.path: no `os` import on the move path.)"""
+    folder, slash, name = path.rpartition("/")
+    return f"{folder}{slash}{name[:40]}.{getpid()}.tmp"
 
 
 _FILE_TYPE_BITS, _PLAIN_FILE = 0o170000, 0o100000  # S_IFMT, S_IFREG (no `stat` import on the move path)

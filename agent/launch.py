@@ -11,7 +11,10 @@ import os
 import shlex
 import sys
 
-MOVE_CODE = "import agent.move_command as m; m.play_and_exit()"
+# `-c` puts the current folder first on the import path: an agent.py (or agent/ package)
+# in the folder the referee runs the move in would be imported instead of this package.
+MOVE_CODE = ('import sys; sys.path[0] == "" and sys.path.pop(0); '
+             "import agent.move_command as m; m.play_and_exit()")
 
 
 def package_root() -> str:

@@ -18,10 +18,10 @@ def run(args) -> int:
         count = lambda depth: perft(game.grid, depth)  # noqa: E731
     else:
         from agent._core import Board
-        count = Board(game.grid).perft
+        count = _interruptible(Board(game.grid).perft)
     # every move takes at least one fruit: deeper than that, every count is the same
     deepest = min(args.depth, fruit_count(game.grid))
-    print(f"{'depth':>5} {'leaves':>16} {'seconds':>9} {'leaves/s':>12}")
+    print(f"{'depth':>5} {'leaves':>16} {'seconds':>9} {'leaves/s':>12}", flush=True)
     for depth in range(1, deepest + 1):
         start = time.perf_counter()
         leaves = count(depth)
@@ -32,3 +32,27 @@ def run(args) -> int:
         print(f"(every game from here ends within {deepest} moves: the counts of depths "
               f"{deepest + 1}..{args.depth} are those of depth {deepest})")
     return 0
+
+
+def _interruptible(count):
+    """`count` run in a thread of its own. The core counts without the interpreter: Ctrl-C
+    would wait for a count that can take hours (depth 5 of a full 26x26 board). The main
+    thread only waits, and a wait is where Ctrl-C reaches it."""
+    import threading
+
+    def counted(depth):
+        outcome = []
+
+        def work():
+            try:
+                outcome.append((count(depth), None))
+            except BaseException as error:  # re-raised in the main thread
+                outcome.append((None, error))
+        worker = threading.Thread(target=work, daemon=True)  # daemon: an interrupted count ends with us
+        worker.start()
+        worker.join()
+        leaves, error = outcome[0]
+        if error is not None:
+            raise error
+        return leaves
+    return counted

@@ -57,7 +57,7 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
     search speed, for predicting what a deeper iteration costs."""
     if searcher_options is None:
         searcher_options = search_options(board.n)
-    searcher = Searcher(board, tt_bits=tt_bits, **searcher_options)
+    searcher = new_searcher(board, tt_bits, searcher_options)
     nodes = probes = hits = 0
     iterations = []
     stable = 0
@@ -69,8 +69,13 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
         depth += 1
         start = clock()
         # The one-ply search has no deadline: it is a single enumeration, and it guarantees a move.
-        result = _aspiration_search(searcher, depth, iterations[-1].value if iterations else None,
-                                    budget.maximum if depth > 1 else 1e300)
+        try:
+            result = _aspiration_search(searcher, depth, iterations[-1].value if iterations else None,
+                                        budget.maximum if depth > 1 else 1e300)
+        except MemoryError:   # no room for a deeper iteration's move lists (a memory cap)
+            if not iterations:
+                raise
+            break
         nodes += result["nodes"]
         probes += result["tt_probes"]
         hits += result["tt_hits"]
@@ -95,6 +100,24 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
         if not timing.keep_searching(budget, clock(), next_cost, stable, changed):
             break
     return Decision(iterations, nodes, hits / probes if probes else 0.0)
+
+
+def new_searcher(board, tt_bits: int, options: dict):
+    """A Searcher with a table of 2^tt_bits entries, or a smaller one where memory is capped
+    (ulimit -v, a judge's limit): a move that dies for want of its table forfeits the game.
+    Then the largest table that fits is found and half of it taken, so that as much again
+    is left for the move lists of deeper iterations and for writing the answer."""
+    try:
+        return Searcher(board, tt_bits=tt_bits, **options)
+    except MemoryError:
+        pass
+    for bits in range(tt_bits - 1, 0, -1):
+        try:
+            Searcher(board, tt_bits=bits, **options)   # a probe, freed at once
+        except MemoryError:
+            continue
+        return Searcher(board, tt_bits=bits - 1, **options)
+    return Searcher(board, tt_bits=0, **options)
 
 
 def search_options(n: int, greedy_opponent: bool = False) -> dict:

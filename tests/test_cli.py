@@ -1,6 +1,7 @@
 """The fruit-rage command end to end, in temporary folders, as separate processes."""
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -118,7 +119,8 @@ def test_bytecode_is_written_even_where_python_is_told_not_to(tmp_path, monkeypa
     ("3\n2\n1\n000\n00\n000\n", "line 5"),
     ("2\n2\n-1\n00\n00\n", "line 3"),
     ("2\n2\n1\n0*\n*0\n", "floats"),
-])
+    ("2\n2\n1\n00\n00\n" + " " * 100_000, "more than 64 KiB"),
+], ids=["missing", "short row", "negative time", "floating", "huge"])
 def test_bad_input_fails_cleanly_and_writes_nothing(tmp_path, content, fragment):
     if content is not None:
         (tmp_path / "input.txt").write_text(content)
@@ -145,6 +147,24 @@ def test_perft_stops_where_every_game_has_ended(tmp_path):
     lines = done.stdout.splitlines()
     assert [int(line.split()[0]) for line in lines[1:-1]] == [1, 2, 3, 4, 5]
     assert lines[-1].startswith("(every game from here ends within 5 moves")
+
+
+def test_ctrl_c_stops_a_long_perft(tmp_path):
+    """The core counts without the interpreter: Ctrl-C must not wait for the count of
+    depth 4 on a full 26x26 board (minutes), nor be lost."""
+    shutil.copy(SAMPLES / "12-size26-p9" / "input.txt", tmp_path / "p.txt")
+    process = subprocess.Popen([sys.executable, "-m", "agent", "perft", "p.txt", "6"], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in process.stdout:
+            if line.split()[0] == "3":  # depth 4 is being counted now
+                break
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 130 and err == "fruit-rage: interrupted\n"
 
 
 def test_help_and_bad_arguments(tmp_path):
@@ -256,7 +276,8 @@ def test_ctrl_c_during_the_competition_call_is_a_line_and_130(tmp_path, monkeypa
 
 
 def test_calibrate_refuses_an_unwritable_output_before_measuring(tmp_path):
-    for output, message in ((tmp_path / "missing" / "c.txt", "there is no folder"), (tmp_path, "it is a folder")):
+    for output, message in ((tmp_path / "missing" / "c.txt", "there is no folder"), (tmp_path, "it is a folder"),
+                            ("", "no file name given"), ("missing/", "a name ending in / is a folder's")):
         done = fruit_rage("calibrate", "--seconds", "600", "--output", str(output), cwd=tmp_path)
         assert done.returncode == 1 and message in done.stderr
         assert "measuring" not in done.stderr and "Traceback" not in done.stderr

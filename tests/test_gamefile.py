@@ -1,6 +1,7 @@
 """input.txt parsing: liberal where harmless, a clear error naming the line otherwise."""
 import os
 import stat
+import threading
 
 import pytest
 
@@ -51,6 +52,14 @@ def test_digits_at_or_above_p_are_accepted():
     ("2\n2\n1\n00\n00\n00\n", "line 6: unexpected text after the 2 board rows"),
     ("3\n2\n1\n000\n\n000\n000\n", "line 5: board row has 0 characters, expected 3"),
     ("2\n2\n1\n\u0663\u0663\n00\n", "neither a digit"),
+    ("2\n2\n1\n00\n00\n\n\nxx\n", "line 8: unexpected text after the 2 board rows: 'xx'"),
+    ("2\n2\n", "line 3: expected n, p and the remaining time"),
+    ("3\n2\n1\n000\n000\n", "line 6: expected 3 board rows"),
+    ("2\n1_0\n1\n00\n00\n", "line 2: number of fruit types p must be an integer, got '1_0'"),
+    ("2\n\u0663\n1\n00\n00\n", "line 2: number of fruit types p must be an integer"),
+    ("1_0\n2\n1\n", "line 1: board size n must be an integer"),
+    ("2\n2\n1_0.5\n00\n00\n", "line 3: remaining time must be a number of seconds, got '1_0.5'"),
+    ("2\n2\n\u0663\n00\n00\n", "line 3: remaining time must be a number of seconds"),
 ])
 def test_bad_input_is_rejected_with_the_line(text, fragment):
     with pytest.raises(InputError) as caught:
@@ -64,6 +73,14 @@ def test_output_round_trip_and_atomic_write(tmp_path):
     assert path.read_text() == "B1\n0*\n2*\n"
     assert parse_output(path.read_text(), 2) == ("B1", ("0*", "2*"))
     assert [p.name for p in tmp_path.iterdir()] == ["output.txt"]
+
+
+def test_an_output_name_of_the_longest_length_is_written(tmp_path):
+    """The temporary file beside it must not need a longer name than the file system allows."""
+    path = tmp_path / ("o" * 250)
+    write_atomically(str(path), format_output("A1", ("0",)))
+    assert path.read_text() == "A1\n0\n"
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
 
 
 def test_a_symbolic_link_or_pipe_is_written_through_not_replaced(tmp_path):
@@ -89,3 +106,62 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
     path = tmp_path / "input.txt"
     path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
     assert read_input(str(path)).grid == ("***", "*10", "000")
+
+
+def test_a_number_of_thousands_of_digits_is_too_large_not_a_non_integer():
+    with pytest.raises(InputError, match="line 1: board size n is too large: '99999"):
+        parse_input("9" * 5000 + "\n2\n1\n")
+
+
+def test_a_long_line_is_cut_short_in_the_message():
+    with pytest.raises(InputError) as caught:
+        parse_input("2\n2\n1\n00\n0" + "x" * 100_000 + "\n")
+    assert "line 5: board row has 100001 characters" in str(caught.value)
+    assert len(str(caught.value)) < 200
+
+
+def test_a_file_too_large_for_a_position_is_refused(tmp_path):
+    """However harmless its tail (here trailing spaces), a file of megabytes is no position."""
+    path = tmp_path / "input.txt"
+    path.write_bytes(GOOD.encode() + b" " * 2_000_000)
+    with pytest.raises(InputError, match="more than 64 KiB"):
+        read_input(str(path))
+
+
+def test_an_endless_input_is_not_read_whole(tmp_path):
+    """/dev/zero or a pipe that never ends: read up to the limit, not until memory runs out."""
+    pipe = tmp_path / "input.txt"
+    os.mkfifo(pipe)
+    offered, written = 16 * 1024 * 1024, []
+
+    def writer():
+        with open(pipe, "wb", buffering=0) as handle:
+            try:
+                for _ in range(offered // 65536):
+                    handle.write(b"\0" * 65536)
+                    written.append(65536)
+            except BrokenPipeError:  # the reader stopped reading, as it should
+                pass
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        with pytest.raises(InputError, match="more than 64 KiB"):
+            read_input(str(pipe))
+    finally:
+        thread.join()
+    assert sum(written) < offered
+
+
+def test_utf16_is_named(tmp_path):
+    path = tmp_path / "input.txt"
+    path.write_text(GOOD, encoding="utf-16")
+    with pytest.raises(InputError, match="line 1: the file is UTF-16 text"):
+        read_input(str(path))
+
+
+def test_a_stray_character_is_shown_as_it_looks(tmp_path):
+    path = tmp_path / "input.txt"
+    path.write_text("2\n2\n1\n0\u00e9\n00\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        read_input(str(path))
+    assert "line 4: column 2: '\u00e9' is neither a digit" in str(caught.value)

@@ -193,6 +193,32 @@ def test_a_deadline_in_the_past_stops_the_search_but_a_move_is_still_legal():
     assert grid[decision.move[0]][decision.move[1]] != rules.EMPTY
 
 
+class SearcherOutOfMemoryFrom:
+    """A real searcher whose move lists cannot grow past `depth` plies, as under a memory cap."""
+
+    def __init__(self, searcher, depth):
+        self.searcher = searcher
+        self.depth = depth
+
+    def search(self, depth, *args):
+        if depth >= self.depth:
+            raise MemoryError("move lists")
+        return self.searcher.search(depth, *args)
+
+
+def test_no_memory_for_a_deeper_iteration_plays_the_move_found(monkeypatch):
+    import agent.search
+
+    real = agent.search.new_searcher
+    monkeypatch.setattr(agent.search, "new_searcher",
+                        lambda *args: SearcherOutOfMemoryFrom(real(*args), depth=3))
+    grid = random_grid(random.Random(4), 12, 4)
+    now = time.process_time()
+    decision = think(Board(grid), timing.Budget(now, now + 5, now + 10, False))
+    assert decision.depth == 2
+    assert grid[decision.move[0]][decision.move[1]] != rules.EMPTY
+
+
 def test_principal_variation_is_a_legal_line():
     grid = random_grid(random.Random(5), 6, 3)
     searcher = Searcher(Board(grid))

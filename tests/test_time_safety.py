@@ -2,6 +2,7 @@
 exactly as the referee charges it."""
 import os
 import random
+import resource
 import subprocess
 import sys
 import time
@@ -18,11 +19,12 @@ from fruit_helpers import random_grid
 FULL_26 = random_grid(random.Random(2026), 26, 9)
 
 
-def charged_cpu(folder, args=(), timeout=60.0) -> float:
+def charged_cpu(folder, args=(), timeout=60.0, preexec_fn=None) -> float:
     """CPU time of one move process; a move still running after `timeout` s of wall time
-    (waiting on something) fails the test rather than hanging it."""
+    (waiting on something) fails the test rather than hanging it. `preexec_fn` runs in the
+    move's process before the agent starts (a limit, a closed stream)."""
     process = subprocess.Popen(launch.move_command() + list(args), env=launch.move_environment(), cwd=folder,
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, preexec_fn=preexec_fn)
     give_up = time.monotonic() + timeout
     while True:
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
@@ -65,6 +67,49 @@ def test_a_bad_or_wrong_calibration_still_gives_a_right_move_in_time(tmp_path, m
     cpu = charged_cpu(tmp_path)
     assert cpu < 1.0, f"charged {cpu:.3f} s of 1 s"
     check_output(FULL_26, (tmp_path / "output.txt").read_text())   # raises unless right
+
+
+def cap_address_space(limit_bytes):
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+
+
+@pytest.mark.parametrize("remaining", [1.0, 20.0])   # an instant move, and one that searches
+def test_a_memory_cap_below_the_table_still_gives_a_right_move_in_time(tmp_path, remaining):
+    # a claimed fast machine asks for the largest table, 64 MiB, which cannot fit in 64 MiB
+    # of address space beside the interpreter: the move must shrink it, not die
+    (tmp_path / "calibration.txt").write_text("nodes_per_second = 1e9\nstartup_seconds = 0.01\n")
+    (tmp_path / "input.txt").write_text(format_input(FULL_26, 9, remaining))
+    cpu = charged_cpu(tmp_path, preexec_fn=cap_address_space(64 * 2**20))
+    assert cpu < remaining, f"charged {cpu:.3f} s of {remaining} s"
+    check_output(FULL_26, (tmp_path / "output.txt").read_text())
+
+
+STRANGER = "raise SystemExit('a stranger')\n"
+
+
+def stray_module(folder):
+    (folder / "agent.py").write_text(STRANGER)
+
+
+def stray_package(folder):
+    (folder / "agent").mkdir()
+    (folder / "agent" / "__init__.py").write_text(STRANGER)
+
+
+@pytest.mark.parametrize("make", [stray_module, stray_package], ids=["agent.py", "agent/ package"])
+def test_an_agent_module_in_the_move_folder_is_not_imported(tmp_path, make):
+    # a referee may run every move in a folder of its own files (another agent.py)
+    make(tmp_path)
+    (tmp_path / "input.txt").write_text(format_input(FULL_26, 9, 1.0))
+    assert charged_cpu(tmp_path) < 1.0
+    check_output(FULL_26, (tmp_path / "output.txt").read_text())
+
+
+def test_a_closed_stdout_and_stderr_still_answer_with_exit_code_0(tmp_path):
+    # charged_cpu asserts the exit code: a referee may take a non-zero one for a crash
+    (tmp_path / "input.txt").write_text(format_input(FULL_26, 9, 1.0))
+    assert charged_cpu(tmp_path, preexec_fn=lambda: (os.close(1), os.close(2))) < 1.0
+    check_output(FULL_26, (tmp_path / "output.txt").read_text())
 
 
 def play_one(size, types, seconds, seed, hog=False):
