@@ -136,9 +136,9 @@ def read_input(path: str) -> GameInput:
         with open(path, "rb") as handle:
             data = handle.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
-        raise InputError(f"no input file at {path}") from None
+        raise InputError("no such file") from None  # callers name the path
     except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror}") from None
+        raise InputError(f"cannot read it: {error.strerror}") from None
     if len(data) > MAX_INPUT_BYTES:
         raise InputError(f"more than {MAX_INPUT_BYTES // 1024} KiB: not a position (one takes under 1 KiB)")
     if data.startswith(UTF16_BOMS):

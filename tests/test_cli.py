@@ -115,7 +115,7 @@ def test_bytecode_is_written_even_where_python_is_told_not_to(tmp_path, monkeypa
 
 
 @pytest.mark.parametrize("content, fragment", [
-    (None, "no input file"),
+    (None, "input.txt: no such file"),
     ("3\n2\n1\n000\n00\n000\n", "line 5"),
     ("2\n2\n-1\n00\n00\n", "line 3"),
     ("2\n2\n1\n0*\n*0\n", "floats"),

@@ -165,3 +165,12 @@ def test_a_stray_character_is_shown_as_it_looks(tmp_path):
     with pytest.raises(InputError) as caught:
         read_input(str(path))
     assert "line 4: column 2: '\u00e9' is neither a digit" in str(caught.value)
+
+
+def test_a_file_that_cannot_be_read_is_named_once_by_the_caller(tmp_path):
+    with pytest.raises(InputError) as caught:
+        read_input(str(tmp_path))   # a folder
+    assert str(caught.value) == "cannot read it: Is a directory"
+    with pytest.raises(InputError) as caught:
+        read_input(str(tmp_path / "missing.txt"))
+    assert str(caught.value) == "no such file"
