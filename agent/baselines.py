@@ -46,9 +46,9 @@ def minimax3_move(grid, time_left: float):
         if time.process_time() >= deadline:
             break
         result = searcher.search(depth, deadline=deadline)
-        if not result["completed"]:
+        if not result.completed:
             break
-        best = tuple(result["move"])
+        best = tuple(result.move)
     return best
 
 

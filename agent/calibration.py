@@ -69,7 +69,7 @@ def measure_nodes_per_second(seconds: float) -> float:
     depth = 1
     while time.process_time() - start < seconds:
         result = searcher.search(depth, deadline=start + seconds)
-        nodes += result["nodes"]
+        nodes += result.nodes
         depth += 1
     return nodes / max(time.process_time() - start, 1e-6)
 

@@ -76,24 +76,24 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
             if not iterations:
                 raise
             break
-        nodes += result["nodes"]
-        probes += result["tt_probes"]
-        hits += result["tt_hits"]
+        nodes += result.nodes
+        probes += result.tt_probes
+        hits += result.tt_hits
         cost = clock() - start
-        if not result["completed"]:
-            if result["moves_done"] and result["improved"]:
-                iterations.append(Iteration(depth, result["value"], result["move"], False,
-                                            result["nodes"], cost, False))
+        if not result.completed:
+            if result.moves_done and result.improved:
+                iterations.append(Iteration(depth, result.value, result.move, False,
+                                            result.nodes, cost, False))
                 if report:
                     report(iterations[-1], searcher)
             break
-        changed = bool(iterations) and result["move"] != iterations[-1].move
+        changed = bool(iterations) and result.move != iterations[-1].move
         stable = 0 if changed else stable + 1
-        iterations.append(Iteration(depth, result["value"], result["move"], result["exact"],
-                                    result["nodes"], cost, True))
+        iterations.append(Iteration(depth, result.value, result.move, result.exact,
+                                    result.nodes, cost, True))
         if report:
             report(iterations[-1], searcher)
-        if result["exact"] or budget.instant:
+        if result.exact or budget.instant:
             break
         costs = [iteration.cpu for iteration in iterations]  # all complete: a partial one ends the loop
         next_cost = timing.predict_next_iteration(costs, root_moves, nodes_per_second, first_dear_depth)
@@ -129,7 +129,25 @@ def search_options(n: int, greedy_opponent: bool = False) -> dict:
     return options
 
 
-def _aspiration_search(searcher, depth, guess, deadline):
+class WindowResult:
+    """One depth searched through as many aspiration windows as it took."""
+
+    __slots__ = ("value", "move", "completed", "moves_done", "exact", "improved",
+                 "nodes", "tt_probes", "tt_hits")
+
+    def __init__(self, last, improved: bool, nodes: int, tt_probes: int, tt_hits: int):
+        self.value = last.value
+        self.move = last.move
+        self.completed = last.completed
+        self.moves_done = last.moves_done
+        self.exact = last.exact
+        self.improved = improved    # a root move beat the window's floor before any cut-off
+        self.nodes = nodes
+        self.tt_probes = tt_probes
+        self.tt_hits = tt_hits
+
+
+def _aspiration_search(searcher, depth, guess, deadline) -> WindowResult:
     """Search `depth` in a window around the last value, widening on a fail; the result
     says whether the root move found before a cut-off is a real improvement."""
     if guess is None:
@@ -140,19 +158,15 @@ def _aspiration_search(searcher, depth, guess, deadline):
     nodes = probes = hits = 0
     while True:
         result = searcher.search(depth, alpha, beta, deadline)
-        nodes += result["nodes"]
-        probes += result["tt_probes"]
-        hits += result["tt_hits"]
-        value = result["value"]
-        # A root move that beat alpha before the cut-off is better than the last iteration's.
-        result["improved"] = value > alpha
-        if result["completed"] and value <= alpha and alpha > -INFINITE_VALUE:
+        nodes += result.nodes
+        probes += result.tt_probes
+        hits += result.tt_hits
+        value = result.value
+        if result.completed and value <= alpha and alpha > -INFINITE_VALUE:
             width *= 4
             alpha = max(value - width, -INFINITE_VALUE)
-        elif result["completed"] and value >= beta and beta < INFINITE_VALUE:
+        elif result.completed and value >= beta and beta < INFINITE_VALUE:
             width *= 4
             beta = min(value + width, INFINITE_VALUE)
         else:
-            break
-    result.update(nodes=nodes, tt_probes=probes, tt_hits=hits)
-    return result
+            return WindowResult(result, value > alpha, nodes, probes, hits)

@@ -794,6 +794,22 @@ cdef class Board:
         return done
 
 
+cdef class DepthResult:
+    """What one Searcher.search call found."""
+    cdef readonly int value         # the root's value, mover's view (best so far when cut off)
+    cdef readonly object move       # (row, col) naming the best group; None before any root move completed
+    cdef readonly bint completed    # False: the deadline cut the search off
+    cdef readonly int moves_done    # root moves searched to the end
+    cdef readonly bint exact        # no horizon was reached: the value is the true final margin
+    cdef readonly long long nodes
+    cdef readonly long long tt_hits
+    cdef readonly long long tt_probes
+
+    def __repr__(self):
+        return (f"DepthResult(value={self.value}, move={self.move}, completed={self.completed}, "
+                f"exact={self.exact}, nodes={self.nodes})")
+
+
 cdef class Searcher:
     """One search of one position: a transposition table and the per-ply move lists that
     survive across the iterations of iterative deepening.
@@ -869,9 +885,7 @@ cdef class Searcher:
 
     def search(self, int depth, int alpha=-INFINITE, int beta=INFINITE, double deadline=1e300):
         """Search the root to `depth` within (alpha, beta), stopping when the process CPU
-        clock passes `deadline`. Returns a dict: value, move (a (row, col) cell naming the
-        best group, None before any root move completed), completed, exact (no horizon was
-        reached: the value is the true final margin), nodes, tt_hits, tt_probes."""
+        clock passes `deadline`; a DepthResult says what it found."""
         if depth < 1:
             raise ValueError("depth must be >= 1")
         depth = min(depth, self.board.pos.fruit)
@@ -886,17 +900,16 @@ cdef class Searcher:
         cdef int32_t value
         with nogil:
             value = negamax(&self.s, &self.board.pos, depth, alpha, beta, 0)
-        completed = not self.s.stop
-        return {
-            "value": value if completed else self.s.root_value,
-            "move": self.move_cell(self.s.root_move),
-            "completed": completed,
-            "moves_done": self.s.root_moves_done,
-            "exact": completed and self.s.horizon_hits == 0 and alpha < value < beta,
-            "nodes": self.s.nodes,
-            "tt_hits": self.s.tt_hits,
-            "tt_probes": self.s.tt_probes,
-        }
+        cdef DepthResult result = DepthResult.__new__(DepthResult)
+        result.completed = not self.s.stop
+        result.value = value if result.completed else self.s.root_value
+        result.move = self.move_cell(self.s.root_move)
+        result.moves_done = self.s.root_moves_done
+        result.exact = result.completed and self.s.horizon_hits == 0 and alpha < value < beta
+        result.nodes = self.s.nodes
+        result.tt_hits = self.s.tt_hits
+        result.tt_probes = self.s.tt_probes
+        return result
 
     def next_generation(self):
         """Age the table so entries of earlier searches give way (for reuse across moves)."""

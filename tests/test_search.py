@@ -43,9 +43,9 @@ def test_full_depth_equals_plain_minimax_for_every_ordering_with_and_without_tab
     for tt_bits in (0, 16):
         for ordering in range(ORDER_ALL + 1):
             result = Searcher(Board(grid), tt_bits=tt_bits, ordering=ordering).search(99)
-            assert result["completed"] and result["exact"]
-            assert result["value"] == expected, (tt_bits, ordering)
-            child, points = Board(grid).play(result["move"])
+            assert result.completed and result.exact
+            assert result.value == expected, (tt_bits, ordering)
+            child, points = Board(grid).play(result.move)
             assert points - solve(child.rows()) == expected, "the move does not reach the value"
 
 
@@ -57,8 +57,8 @@ def test_late_move_reductions_keep_full_depth_search_exact(grid):
         for tt_bits in (0, 16):
             result = Searcher(Board(grid), tt_bits=tt_bits, reduction=reduction,
                               full_moves=full_moves).search(99)
-            assert result["exact"] and result["value"] == expected, (reduction, full_moves)
-            child, points = Board(grid).play(result["move"])
+            assert result.exact and result.value == expected, (reduction, full_moves)
+            child, points = Board(grid).play(result.move)
             assert points - solve(child.rows()) == expected
 
 
@@ -72,7 +72,7 @@ def test_iterative_deepening_with_reductions_solves_small_positions_exactly():
 
 def test_reductions_cut_the_tree_of_a_wide_position_and_are_on_for_large_boards_only():
     grid = random_grid(random.Random(8), 26, 9)
-    nodes = {reduction: Searcher(Board(grid), reduction=reduction).search(4)["nodes"]
+    nodes = {reduction: Searcher(Board(grid), reduction=reduction).search(4).nodes
              for reduction in (0, 2)}
     assert nodes[2] * 5 < nodes[0], nodes
     assert search_options(26)["reduction"] > 0 and search_options(20)["reduction"] > 0
@@ -94,9 +94,9 @@ def test_depth_limited_search_equals_depth_limited_minimax(grid):
         expected = rules.negamax_value(grid, depth)
         for ordering in (0, ORDER_ALL):
             result = Searcher(Board(grid), tt_bits=0, ordering=ordering, eval_kind=EVAL_NONE).search(depth)
-            assert result["value"] == expected
+            assert result.value == expected
         plain = Searcher(Board(grid), alpha_beta=False, eval_kind=EVAL_NONE).search(depth)
-        assert plain["value"] == expected
+        assert plain.value == expected
 
 
 @pytest.mark.parametrize("eval_kind, evaluate", [(EVAL_GREEDY_PAIR, rules.greedy_pair_value),
@@ -109,7 +109,7 @@ def test_depth_limited_search_with_an_evaluation_equals_minimax_with_it(eval_kin
             for tt_bits, ordering in ((0, 0), (0, ORDER_ALL), (16, ORDER_ALL)):
                 searcher = Searcher(Board(grid), tt_bits=tt_bits, ordering=ordering,
                                     eval_kind=eval_kind)
-                assert searcher.search(depth)["value"] == expected, (depth, tt_bits, ordering)
+                assert searcher.search(depth).value == expected, (depth, tt_bits, ordering)
 
 
 @pytest.mark.parametrize("size, types", [(8, 3), (10, 4), (12, 6), (14, 9)])
@@ -125,9 +125,9 @@ def test_frontier_evaluation_on_larger_boards_equals_plain_minimax(size, types):
             plain = Searcher(board, alpha_beta=False, eval_kind=EVAL_GREEDY_PAIR).search(depth)
             for tt_bits, ordering in ((0, 0), (16, ORDER_ALL)):
                 fast = Searcher(board, tt_bits=tt_bits, ordering=ordering, eval_kind=EVAL_GREEDY_PAIR)
-                assert fast.search(depth)["value"] == plain["value"], (seed, depth, tt_bits)
+                assert fast.search(depth).value == plain.value, (seed, depth, tt_bits)
     assert rules.negamax_value(grid, 2, rules.greedy_pair_value) == \
-        Searcher(board, eval_kind=EVAL_GREEDY_PAIR).search(2)["value"]
+        Searcher(board, eval_kind=EVAL_GREEDY_PAIR).search(2).value
 
 
 @pytest.mark.parametrize("size, types", [(6, 3), (9, 4)])
@@ -144,14 +144,14 @@ def test_root_windows_give_fail_soft_bounds_and_a_move_that_reaches_the_value(si
             for alpha, beta in ((true - 40, true + 40), (true - 1, true + 1), (true, true + 1),
                                 (true - 1, true), (true + 5, true + 60), (true - 60, true - 5)):
                 result = Searcher(Board(grid), tt_bits=16, eval_kind=EVAL_GREEDY_PAIR).search(depth, alpha, beta)
-                value = result["value"]
+                value = result.value
                 if true <= alpha:
                     assert true <= value <= alpha, (seed, depth, alpha, beta)
                 elif true >= beta:
                     assert beta <= value <= true, (seed, depth, alpha, beta)
                 else:
                     assert value == true, (seed, depth, alpha, beta)
-                    child, points = Board(grid).play(result["move"])
+                    child, points = Board(grid).play(result.move)
                     assert points - rules.negamax_value(child.rows(), depth - 1, evaluate) == true
 
 
@@ -161,17 +161,17 @@ def test_depth_limited_with_table_on_boards_that_cannot_end(seed):
     grid = random_grid(random.Random(seed), 7, 4)
     board = Board(grid)
     for depth in (1, 2, 3):
-        plain = Searcher(board, alpha_beta=False, eval_kind=EVAL_NONE).search(depth)["value"]
+        plain = Searcher(board, alpha_beta=False, eval_kind=EVAL_NONE).search(depth).value
         for ordering in (0, ORDER_ALL):
             with_table = Searcher(board, tt_bits=16, ordering=ordering, eval_kind=EVAL_NONE)
-            assert with_table.search(depth)["value"] == plain
+            assert with_table.search(depth).value == plain
 
 
 @pytest.mark.parametrize("eval_kind", [EVAL_NONE, EVAL_GREEDY_PAIR, EVAL_ALTERNATING])
 def test_evaluation_never_changes_an_exact_result(eval_kind):
     for grid in POSITIONS[:15]:
         result = Searcher(Board(grid), eval_kind=eval_kind).search(99)
-        assert result["exact"] and result["value"] == solve(grid)
+        assert result.exact and result.value == solve(grid)
 
 
 def test_iterative_deepening_solves_small_positions_exactly():
@@ -187,7 +187,7 @@ def test_a_deadline_in_the_past_stops_the_search_but_a_move_is_still_legal():
     grid = random_grid(random.Random(3), 26, 9)
     searcher = Searcher(Board(grid))
     result = searcher.search(6, deadline=0.0)
-    assert not result["completed"]
+    assert not result.completed
     decision = think(Board(grid), timing.Budget(0.0, 0.0, 0.0, False))
     assert decision.depth == 1
     assert grid[decision.move[0]][decision.move[1]] != rules.EMPTY
@@ -235,9 +235,9 @@ def test_a_reused_table_across_generations_keeps_values_exact():
     searcher across generations must not change a solved value."""
     for grid in POSITIONS[:10]:
         searcher = Searcher(Board(grid), tt_bits=4)   # a tiny table: replacement happens
-        first = searcher.search(99)["value"]
+        first = searcher.search(99).value
         searcher.next_generation()
-        assert searcher.search(99)["value"] == first == solve(grid)
+        assert searcher.search(99).value == first == solve(grid)
 
 
 @functools.lru_cache(maxsize=None)
@@ -265,15 +265,15 @@ def test_search_against_a_modelled_greedy_opponent_equals_its_minimax(grid):
             searcher = Searcher(Board(grid), tt_bits=tt_bits, ordering=ordering,
                                 opponent_model=MODEL_GREEDY)
             result = searcher.search(99)
-            assert result["exact"] and result["value"] == exact, (tt_bits, ordering)
-            child, points = Board(grid).play(result["move"])
+            assert result.exact and result.value == exact, (tt_bits, ordering)
+            child, points = Board(grid).play(result.move)
             assert points - minimax_against_greedy(child.rows(), 99, our_turn=False) == exact
     assert exact >= solve(grid)   # a greedy opponent can only do worse than the best one
     for depth in (1, 2, 3, 4):
         expected = minimax_against_greedy(grid, depth, rules.greedy_pair_value)
         for tt_bits in (0, 16):
             searcher = Searcher(Board(grid), tt_bits=tt_bits, opponent_model=MODEL_GREEDY)
-            assert searcher.search(depth)["value"] == expected, (depth, tt_bits)
+            assert searcher.search(depth).value == expected, (depth, tt_bits)
 
 
 def game_against_greedy(grid, greedy_opponent):
@@ -299,8 +299,8 @@ def test_told_its_opponent_is_greedy_the_agent_gets_what_the_model_promised():
         start = random_grid(random.Random(seed), 5, 4)
         after_greedy, points = rules.play(start, greedy_move(start))
         # the searches' exact values (each tested against its oracle above)
-        promised = Searcher(Board(after_greedy), opponent_model=MODEL_GREEDY).search(99)["value"]
-        best_reply = Searcher(Board(after_greedy)).search(99)["value"]
+        promised = Searcher(Board(after_greedy), opponent_model=MODEL_GREEDY).search(99).value
+        best_reply = Searcher(Board(after_greedy)).search(99).value
         modelled = game_against_greedy(start, greedy_opponent=True)
         # greedy's own choice among equal groups can only help us
         assert modelled >= promised - points >= best_reply - points

@@ -46,9 +46,9 @@ def solve_exactly(grid, seconds: float):
     from agent._core import Board, Searcher  # here: reading records needs no core
 
     result = Searcher(Board(grid), tt_bits=22).search(999, deadline=time.process_time() + seconds)
-    if not (result["completed"] and result["exact"]):
+    if not (result.completed and result.exact):
         return None
-    return result["value"], tuple(result["move"])
+    return result.value, tuple(result.move)
 
 
 def game_positions(record: dict) -> list:
