@@ -8,91 +8,137 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .rules import Move
 
 MAX_MESSAGE_CHARS = 65536
+# Whitespace allowed before a message: the original sends none, we send one newline; a
+# sender of endless blanks is cut off rather than read forever.
+MAX_GAP_CHARS = 1024
+MAX_NAME_CHARS = 64
 _WHITESPACE = " \t\r\n"
-_DECODER = json.JSONDecoder()
+# What can change the nesting state of an object: outside strings, and inside them.
+_STRUCTURE = re.compile(r'["{}\[\]]')
+_STRING_SPECIAL = re.compile(r'["\\]')
 
 
 class ProtocolError(ValueError):
     """The peer sent something that is not a valid message."""
 
 
+def _refuse_constant(name: str):
+    raise ProtocolError(f"malformed JSON: {name} is not a JSON value")
+
+
+# Python's json reads NaN and Infinity, which no other JSON reader takes and which crash
+# the arithmetic on times and counts.
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
 def encode(message: dict) -> bytes:
     return (json.dumps(message) + "\n").encode("utf-8")
 
 
-def _object_end(text: str, start: int) -> int | None:
-    """Index just past the JSON object starting at `start`, or None if it is incomplete.
-
-    Tracking nesting and strings tells an incomplete object (wait for more bytes) from a
-    malformed one (raw_decode fails on the complete span) without any delimiter.
-    """
-    depth = 0
-    in_string = escaped = False
-    for index in range(start, len(text)):
-        char = text[index]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "{[":
-            depth += 1
-        elif char in "}]":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-    return None
-
-
 class MessageDecoder:
-    """Turns received bytes, in any chunking, into JSON objects."""
+    """Turns received bytes, in any chunking, into JSON objects.
+
+    Framing is by parsing: the decoder follows the nesting of the object being received
+    (depth, inside a string, after a backslash) across calls, so every character is
+    examined once however the bytes are cut up.
+    """
 
     def __init__(self) -> None:
-        self._text = ""
         self._utf8 = codecs.getincrementaldecoder("utf-8")()
+        self._pieces: list[str] = []  # the unfinished object, from its "{"
+        self._length = 0
+        self._gap = 0  # whitespace since the last object
+        self._depth = 0
+        self._in_string = False
+        self._escaped = False
 
     def feed(self, data: bytes) -> Iterator[dict]:
         """Yield every complete object so far; raise ProtocolError at the first bad one."""
         try:
-            self._text += self._utf8.decode(data)
+            text = self._utf8.decode(data)
         except UnicodeDecodeError as error:
             raise ProtocolError("data is not UTF-8 text") from error
-        while True:
-            start = 0
-            while start < len(self._text) and self._text[start] in _WHITESPACE:
-                start += 1
-            self._text = self._text[start:]
-            if not self._text:
-                return
-            if self._text[0] != "{":
-                raise ProtocolError(f"expected a JSON object, got {self._text[:20]!r}")
-            end = _object_end(self._text, 0)
+        position = 0
+        while position < len(text):
+            if not self._pieces:
+                position = self._skip_gap(text, position)
+                if position == len(text):
+                    return
+                if text[position] != "{":
+                    raise ProtocolError(f"expected a JSON object, got {text[position:position + 20]!r}")
+            end = self._scan(text, position)
+            self._length += (len(text) if end is None else end) - position
+            if self._length > MAX_MESSAGE_CHARS:
+                raise ProtocolError("message too long")
             if end is None:
-                if len(self._text) > MAX_MESSAGE_CHARS:
-                    raise ProtocolError("message too long")
+                self._pieces.append(text[position:])
                 return
-            try:
-                message, stop = _DECODER.raw_decode(self._text[:end])
-            except json.JSONDecodeError as error:
-                raise ProtocolError(f"malformed JSON: {error.msg}") from error
-            except ValueError as error:  # Python reads no integer of over 4300 digits
-                raise ProtocolError("malformed JSON: a number too long to read") from error
-            except RecursionError as error:
-                raise ProtocolError("malformed JSON: nested too deeply") from error
-            if stop != end or not isinstance(message, dict):
-                raise ProtocolError("malformed JSON object")
-            self._text = self._text[end:]
-            yield message
+            self._pieces.append(text[position:end])
+            whole = "".join(self._pieces)
+            self._pieces, self._length, self._gap = [], 0, 0
+            yield _decode_object(whole)
+            position = end
+
+    def _skip_gap(self, text: str, position: int) -> int:
+        start = position
+        while position < len(text) and text[position] in _WHITESPACE:
+            position += 1
+        self._gap += position - start
+        if self._gap > MAX_GAP_CHARS:
+            raise ProtocolError(f"more than {MAX_GAP_CHARS} blank characters between messages")
+        return position
+
+    def _scan(self, text: str, position: int) -> int | None:
+        """Follow the object's nesting through text[position:]; the index just past its
+        closing brace, or None if it goes on past the text."""
+        while True:
+            if self._escaped:  # the character after a backslash is taken as it is
+                if position == len(text):
+                    return None
+                self._escaped = False
+                position += 1
+            pattern = _STRING_SPECIAL if self._in_string else _STRUCTURE
+            found = pattern.search(text, position)
+            if found is None:
+                return None
+            char, position = found.group(), found.end()
+            if self._in_string:
+                if char == "\\":
+                    self._escaped = True
+                else:
+                    self._in_string = False
+            elif char == '"':
+                self._in_string = True
+            elif char in "{[":
+                self._depth += 1
+            else:
+                self._depth -= 1
+                if self._depth == 0:
+                    return position
+
+
+def _decode_object(text: str) -> dict:
+    """The object `text` holds, which _scan found balanced; ProtocolError if it is not valid."""
+    try:
+        message, stop = _DECODER.raw_decode(text)
+    except ProtocolError:  # NaN or Infinity
+        raise
+    except json.JSONDecodeError as error:
+        raise ProtocolError(f"malformed JSON: {error.msg}") from error
+    except ValueError as error:  # Python reads no integer of over 4300 digits
+        raise ProtocolError("malformed JSON: a number too long to read") from error
+    except RecursionError as error:
+        raise ProtocolError("malformed JSON: nested too deeply") from error
+    if stop != len(text) or not isinstance(message, dict):
+        raise ProtocolError("malformed JSON object")
+    return message
 
 
 @dataclass(frozen=True)
@@ -110,6 +156,8 @@ def parse_hello(message: dict) -> Hello:
     if not isinstance(name, str) or not name.strip():
         raise ProtocolError("the hello needs a non-empty string 'name'")
     name = name.strip()
+    if len(name) > MAX_NAME_CHARS:  # it travels in every state, twice: a long one swells them all
+        raise ProtocolError(f"the hello's 'name' is too long (at most {MAX_NAME_CHARS} characters)")
     if not name.isprintable():  # a line break would forge lines of the log, an escape drive a terminal
         raise ProtocolError(
             "the hello's 'name' must be printable (no line breaks or control characters)")
