@@ -20,7 +20,7 @@ SERVER_EXIT_TIMEOUT = 15.0
 class ServerRun:
     """A game server running in a thread; `result` is set when it finishes."""
 
-    def __init__(self, config: GameConfig, log_path: Path, join_timeout: float):
+    def __init__(self, config: GameConfig, log_path: Path, join_timeout: float, **timeouts):
         self.listener = open_listener(HOST, 0)
         self.port = self.listener.getsockname()[1]
         self.address = (HOST, self.port)
@@ -28,12 +28,13 @@ class ServerRun:
         self.result = None
         self.error: BaseException | None = None
         self._thread = threading.Thread(
-            target=self._run, args=(config, join_timeout), daemon=True)
+            target=self._run, args=(config, join_timeout), kwargs=timeouts, daemon=True)
         self._thread.start()
 
-    def _run(self, config: GameConfig, join_timeout: float) -> None:
+    def _run(self, config: GameConfig, join_timeout: float, **timeouts) -> None:
         try:
-            self.result = play_one_game(self.listener, config, GameLog(self.log_path), join_timeout)
+            self.result = play_one_game(self.listener, config, GameLog(self.log_path), join_timeout,
+                                        **timeouts)
         except BaseException as error:  # reported by wait()
             self.error = error
 
@@ -50,9 +51,10 @@ class ServerRun:
 
 @contextmanager
 def running_server(tmp_path: Path, stones=10, resets=1, init_max=3, time_budget=5.0,
-                   join_timeout=5.0):
+                   join_timeout=5.0, **timeouts):
+    """A server in a thread; `timeouts`: play_one_game's hello_timeout and send_timeout."""
     run = ServerRun(GameConfig(stones, resets, init_max, time_budget),
-                    tmp_path / "game-log.txt", join_timeout)
+                    tmp_path / "game-log.txt", join_timeout, **timeouts)
     try:
         yield run
     finally:

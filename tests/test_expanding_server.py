@@ -222,21 +222,20 @@ def test_time_is_cumulative_over_moves(tmp_path):
 def test_server_sends_without_nagle_delay(tmp_path, monkeypatch):
     """Each player gets two messages in a row (its move's state, then the opponent's): with
     Nagle's algorithm on, the second waited ~40 ms for a delayed acknowledgement, charged to
-    the first mover's clock on every move. asyncio leaves it on for accepted sockets."""
-    from nim_games.expanding import server
-    writers = []
-    original_init = server._Connection.__init__
+    the first mover's clock on every move."""
+    from nim_games.expanding import connection
+    sockets = []
+    original_init = connection.Connection.__init__
 
-    def recording_init(self, reader, writer):
-        original_init(self, reader, writer)
-        writers.append(writer)
-    monkeypatch.setattr(server._Connection, "__init__", recording_init)
+    def recording_init(self, sock, joined):
+        original_init(self, sock, joined)
+        sockets.append(sock)
+    monkeypatch.setattr(connection.Connection, "__init__", recording_init)
     with running_server(tmp_path, stones=3, resets=0) as run:
         a, b = seat_two(run)
         a.receive(), b.receive()
-        assert len(writers) == 2
-        for writer in writers:
-            sock = writer.get_extra_info("socket")
+        assert len(sockets) == 2
+        for sock in sockets:
             assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
         a.move(3)
 
@@ -315,5 +314,7 @@ def test_no_game_when_players_do_not_join(tmp_path):
         silent = RawPlayer(run.address)  # connects but never says hello
     assert run.result.winner is None
     assert "did not join within 0.3 s" in run.result.reason
-    assert lonely.sock.recv(100) == b"" and silent.sock.recv(100) == b""
+    for waiting in (lonely, silent):  # each hears why, then the server closes
+        assert waiting.receive() == {"error": "no game: two players did not join within 0.3 s"}
+        assert waiting.sock.recv(100) == b""
     assert run.log().startswith("No game:")
