@@ -1,0 +1,5 @@
+import sys
+
+from agent.web.serve import main
+
+sys.exit(main())

@@ -1,0 +1,79 @@
+"""Reading request bodies strictly: a size cap before anything is parsed, JSON objects with
+known fields only, and every value checked for type and range. Each refusal is an
+HTTPException whose detail tells the client what to fix."""
+from __future__ import annotations
+
+import json
+import math
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+
+JSON_BODY_LIMIT = 4096     # bytes: every JSON request here is a handful of fields
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The body, refused with 413 as soon as it passes `limit` bytes (whatever
+    Content-Length claims)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise HTTPException(413, f"the request body is larger than {limit} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise HTTPException(413, f"the request body is larger than {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def read_json_object(request: Request, known: tuple) -> dict:
+    """The body as a JSON object whose keys are all in `known`; an empty body is {}."""
+    body = await read_body(request, JSON_BODY_LIMIT)
+    if not body.strip():
+        return {}
+    try:
+        value = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise HTTPException(400, "the request body is not JSON") from None
+    if not isinstance(value, dict):
+        raise HTTPException(400, "the request body is not a JSON object")
+    unknown = sorted(set(value) - set(known))
+    if unknown:
+        raise HTTPException(400, f"unknown field {unknown[0]!r} (known: {', '.join(known)})")
+    return value
+
+
+def whole_number(body: dict, key: str, low: int, high: int, default):
+    """body[key] when it is a whole number in low..high; `default` when it is absent."""
+    if key not in body:
+        return default
+    value = body[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise HTTPException(400, f"{key!r} must be a whole number from {low} to {high}")
+    return value
+
+
+def number(body: dict, key: str, low: float, high: float, default: float) -> float:
+    """body[key] when it is a number above `low` and up to `high`; `default` when absent."""
+    if key not in body:
+        return default
+    value = body[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+            math.isfinite(value) and low < value <= high):
+        raise HTTPException(400, f"{key!r} must be a number of seconds above {low:g} and up to {high:g}")
+    return float(value)
+
+
+def choice(body: dict, key: str, choices: tuple, default: str) -> str:
+    value = body.get(key, default)
+    if not isinstance(value, str) or value not in choices:
+        raise HTTPException(400, f"{key!r} must be one of: {', '.join(choices)}")
+    return value
+
+
+def text(body: dict, key: str, longest: int) -> str:
+    value = body.get(key)
+    if not isinstance(value, str) or not 0 < len(value) <= longest:
+        raise HTTPException(400, f"{key!r} must be text of 1 to {longest} characters")
+    return value

@@ -1,0 +1,211 @@
+// A Fruit Rage board drawn in SVG: one <g class="fruit fruit-D"> per fruit, placed by its
+// cell in a viewBox of one unit per cell. Interactive boards light the group under the
+// pointer or the keyboard cursor and report the group picked.
+
+const SVG = "http://www.w3.org/2000/svg";
+const EMPTY = "*";
+const COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+export function cellName(row, col) {
+  return `${COLUMNS[col]}${row + 1}`;
+}
+
+export function svgElement(name, attributes = {}, parent = null) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  if (parent) parent.appendChild(element);
+  return element;
+}
+
+export function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+// For every fruit that stays, where gravity takes it when `taken` cells leave `rows`:
+// [[fromRow, col, toRow]], only for fruit that moves.
+export function falls(rows, taken) {
+  const n = rows.length;
+  const gone = new Set(taken.map(([r, c]) => `${r},${c}`));
+  const moves = [];
+  for (let col = 0; col < n; col++) {
+    let landing = n - 1;
+    for (let row = n - 1; row >= 0; row--) {
+      if (rows[row][col] === EMPTY || gone.has(`${row},${col}`)) continue;
+      if (landing !== row) moves.push([row, col, landing]);
+      landing--;
+    }
+  }
+  return moves;
+}
+
+export class BoardView {
+  // onPick(group) when a group is clicked or chosen with Enter; onLight(group or null)
+  // when the lit group changes. Without onPick the board only shows.
+  constructor(container, { label, onPick = null, onLight = () => {} } = {}) {
+    this.container = container;
+    this.onPick = onPick;
+    this.onLight = onLight;
+    this.rows = [];
+    this.groupOf = new Map();
+    this.enabled = false;
+    this.cursor = null;
+    this.svg = svgElement("svg", { "aria-label": label, role: onPick ? "application" : "img" });
+    this.background = svgElement("g", {}, this.svg);
+    this.layer = svgElement("g", {}, this.svg);
+    this.cursorMark = svgElement("rect", { class: "cursor", width: 1, height: 1, visibility: "hidden" }, this.svg);
+    container.replaceChildren(this.svg);
+    if (onPick) this.listen();
+  }
+
+  get size() {
+    return this.rows.length;
+  }
+
+  render(rows) {
+    const n = rows.length;
+    if (n !== this.size) this.drawBackground(n);
+    this.rows = rows;
+    this.svg.setAttribute("viewBox", `-0.05 -0.05 ${n + 0.1} ${n + 0.1}`);
+    const fruits = [];
+    rows.forEach((line, row) => {
+      [...line].forEach((fruit, col) => {
+        if (fruit !== EMPTY) fruits.push(this.fruitElement(row, col, fruit));
+      });
+    });
+    this.layer.replaceChildren(...fruits);
+    this.container.dataset.rows = rows.join("/");
+  }
+
+  drawBackground(n) {
+    const parts = [svgElement("rect", { class: "board-bg", x: 0, y: 0, width: n, height: n })];
+    for (let k = 1; k < n; k++) {
+      parts.push(svgElement("line", { class: "grid-line", x1: k, y1: 0, x2: k, y2: n }));
+      parts.push(svgElement("line", { class: "grid-line", x1: 0, y1: k, x2: n, y2: k }));
+    }
+    this.background.replaceChildren(...parts);
+  }
+
+  fruitElement(row, col, fruit) {
+    const g = svgElement("g", {
+      class: `fruit fruit-${fruit}`, transform: `translate(${col} ${row})`,
+      "data-row": row, "data-col": col, "data-fruit": fruit,
+    });
+    svgElement("rect", { x: 0.03, y: 0.03, width: 0.94, height: 0.94, rx: 0.2 }, g);
+    svgElement("text", { x: 0.5, y: 0.52 }, g).textContent = fruit;
+    return g;
+  }
+
+  fruitAt(row, col) {
+    return this.layer.querySelector(`[data-row="${row}"][data-col="${col}"]`);
+  }
+
+  setGroups(groups) {
+    this.groupOf = new Map();
+    for (const group of groups) {
+      for (const [row, col] of group.cells) this.groupOf.set(`${row},${col}`, group);
+    }
+  }
+
+  groupAt(row, col) {
+    return this.groupOf.get(`${row},${col}`) || null;
+  }
+
+  mark(cells, className) {
+    for (const element of this.layer.querySelectorAll(`.${className}`)) element.classList.remove(className);
+    for (const [row, col] of cells) this.fruitAt(row, col)?.classList.add(className);
+  }
+
+  light(group) {
+    this.mark(group ? group.cells : [], "lit");
+    this.onLight(group);
+  }
+
+  // Allow or stop picking (while the agent thinks, or once the game is over).
+  setEnabled(enabled) {
+    this.enabled = enabled;
+    this.svg.setAttribute("aria-disabled", String(!enabled));
+    if (!enabled) this.light(null);
+  }
+
+  listen() {
+    this.container.classList.add("interactive");
+    this.svg.setAttribute("tabindex", "0");
+    const cellOf = (event) => {
+      const fruit = event.target.closest?.(".fruit");
+      return fruit ? [Number(fruit.dataset.row), Number(fruit.dataset.col)] : null;
+    };
+    this.svg.addEventListener("pointermove", (event) => {
+      if (!this.enabled) return;
+      const cell = cellOf(event);
+      this.light(cell ? this.groupAt(...cell) : null);
+    });
+    this.svg.addEventListener("pointerleave", () => this.enabled && this.light(null));
+    this.svg.addEventListener("click", (event) => {
+      const cell = cellOf(event);
+      const group = cell && this.groupAt(...cell);
+      if (this.enabled && group) this.onPick(group);
+    });
+    // the cursor shows for the keyboard only: a click focuses the board too
+    this.svg.addEventListener("focus", () => this.svg.matches(":focus-visible") && this.moveCursor(0, 0));
+    this.svg.addEventListener("blur", () => {
+      this.cursorMark.setAttribute("visibility", "hidden");
+      if (this.enabled) this.light(null);
+    });
+    this.svg.addEventListener("keydown", (event) => this.onKey(event));
+  }
+
+  onKey(event) {
+    const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (event.key in steps) {
+      event.preventDefault();
+      this.moveCursor(...steps[event.key]);
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      const group = this.cursor && this.groupAt(...this.cursor);
+      if (this.enabled && group) this.onPick(group);
+    }
+  }
+
+  moveCursor(dRow, dCol) {
+    const n = this.size;
+    if (!n) return;
+    if (!this.cursor) this.cursor = this.firstFruit();
+    const [row, col] = this.cursor;
+    this.cursor = [Math.min(n - 1, Math.max(0, row + dRow)), Math.min(n - 1, Math.max(0, col + dCol))];
+    this.showCursor();
+  }
+
+  firstFruit() {
+    // the top fruit of the leftmost column that has one: where the eye starts
+    for (let col = 0; col < this.size; col++) {
+      for (let row = 0; row < this.size; row++) if (this.rows[row][col] !== EMPTY) return [row, col];
+    }
+    return [0, 0];
+  }
+
+  showCursor() {
+    if (!this.cursor) return;
+    const [row, col] = this.cursor;
+    this.cursorMark.setAttribute("x", col);
+    this.cursorMark.setAttribute("y", row);
+    this.cursorMark.setAttribute("visibility", "visible");
+    if (this.enabled) this.light(this.groupAt(row, col));
+  }
+
+  // Take `cells` off the board, let the rest fall, then show `nextRows` (the server's
+  // board, which the animation only previews).
+  async animateMove(cells, nextRows) {
+    if (!reducedMotion()) {
+      this.mark(cells, "lit");
+      const leaving = cells.map(([r, c]) => this.fruitAt(r, c)).filter(Boolean);
+      await Promise.all(leaving.map((element) => element.animate(
+        [{ opacity: 1 }, { opacity: 0 }], { duration: 220, easing: "ease-in", fill: "forwards" }).finished));
+      const landing = falls(this.rows, cells).map(([from, col, to]) => this.fruitAt(from, col).animate(
+        [{ transform: `translate(${col}px, ${from}px)` }, { transform: `translate(${col}px, ${to}px)` }],
+        { duration: 140 + 90 * Math.sqrt(to - from), easing: "cubic-bezier(0.5, 0, 1, 1)", fill: "forwards" }).finished);
+      await Promise.all(landing);
+    }
+    this.render(nextRows);
+    this.showCursor();
+  }
+}

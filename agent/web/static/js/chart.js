@@ -1,0 +1,85 @@
+// Line charts in SVG: numeric x and y axes, a dashed zero line, one polyline and one
+// circle per point for each series.
+
+import { svgElement } from "./board.js";
+
+const WIDTH = 560;
+const HEIGHT = 300;
+const MARGIN = { left: 52, right: 16, top: 16, bottom: 44 };
+
+// Round tick values covering [low, high], about `count` of them.
+export function ticks(low, high, count = 6) {
+  if (low === high) return [low];
+  const raw = (high - low) / count;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((f) => f * magnitude).find((s) => s >= raw);
+  const values = [];
+  for (let v = Math.ceil(low / step) * step; v <= high + step * 1e-9; v += step) values.push(Number(v.toFixed(10)));
+  return values;
+}
+
+// series: [{ name, className, points: [[x, y], ...] }]. options: xLabel, yLabel,
+// xTicks (values), legend (bool), current ({series, index} to ring one point),
+// onPoint(seriesIndex, pointIndex) when a point is clicked.
+export function drawLineChart(svg, series, options = {}) {
+  svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
+  svg.replaceChildren();
+  // the legend takes a line each above the plot, where it hides no point
+  const top = MARGIN.top + (options.legend ? 18 * series.length : 0);
+  const xs = series.flatMap((s) => s.points.map((p) => p[0]));
+  const ys = series.flatMap((s) => s.points.map((p) => p[1])).concat([0]);
+  const [xLow, xHigh] = options.xRange || [Math.min(...xs), Math.max(...xs)];
+  const yTicks = ticks(Math.min(...ys), Math.max(...ys));
+  const [yLow, yHigh] = [Math.min(...ys, ...yTicks), Math.max(...ys, ...yTicks)];
+  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+  const plotHeight = HEIGHT - top - MARGIN.bottom;
+  const x = (v) => MARGIN.left + (xHigh === xLow ? plotWidth / 2 : (v - xLow) / (xHigh - xLow) * plotWidth);
+  const y = (v) => top + (yHigh === yLow ? plotHeight / 2 : (yHigh - v) / (yHigh - yLow) * plotHeight);
+
+  const axes = svgElement("g", { class: "axis" }, svg);
+  svgElement("line", { x1: MARGIN.left, y1: top, x2: MARGIN.left, y2: HEIGHT - MARGIN.bottom }, axes);
+  svgElement("line", { x1: MARGIN.left, y1: HEIGHT - MARGIN.bottom, x2: WIDTH - MARGIN.right, y2: HEIGHT - MARGIN.bottom }, axes);
+  for (const value of yTicks) {
+    svgElement("line", { x1: MARGIN.left - 4, y1: y(value), x2: MARGIN.left, y2: y(value) }, axes);
+    const label = svgElement("text", { x: MARGIN.left - 7, y: y(value) + 4, "text-anchor": "end" }, axes);
+    label.textContent = value > 0 ? `+${value}` : `${value}`;
+  }
+  for (const value of options.xTicks || ticks(xLow, xHigh, 8)) {
+    svgElement("line", { x1: x(value), y1: HEIGHT - MARGIN.bottom, x2: x(value), y2: HEIGHT - MARGIN.bottom + 4 }, axes);
+    const label = svgElement("text", { x: x(value), y: HEIGHT - MARGIN.bottom + 16, "text-anchor": "middle" }, axes);
+    label.textContent = `${value}${options.xUnit || ""}`;
+  }
+  svgElement("text", { class: "chart-label", x: MARGIN.left + plotWidth / 2, y: HEIGHT - 8, "text-anchor": "middle" }, svg)
+    .textContent = options.xLabel || "";
+  svgElement("text", {
+    class: "chart-label", x: 12, y: top + plotHeight / 2, "text-anchor": "middle",
+    transform: `rotate(-90 12 ${top + plotHeight / 2})`,
+  }, svg).textContent = options.yLabel || "";
+  svgElement("line", { class: "zero-line", x1: MARGIN.left, y1: y(0), x2: WIDTH - MARGIN.right, y2: y(0) }, svg);
+
+  series.forEach((s, seriesIndex) => {
+    const group = svgElement("g", { "data-series": s.name }, svg);
+    svgElement("polyline", {
+      class: `series ${s.className}`, points: s.points.map(([px, py]) => `${x(px)},${y(py)}`).join(" "),
+    }, group);
+    s.points.forEach(([px, py], pointIndex) => {
+      const current = options.current && options.current.series === seriesIndex && options.current.index === pointIndex;
+      const point = svgElement("circle", {
+        class: `point ${s.className}${current ? " current" : ""}`, cx: x(px), cy: y(py), r: current ? 6 : 4,
+        "data-index": pointIndex,
+      }, group);
+      svgElement("title", {}, point).textContent = `${s.name}: ${px}${options.xUnit || ""}, ${py > 0 ? "+" : ""}${py}`;
+      if (options.onPoint) point.addEventListener("click", () => options.onPoint(seriesIndex, pointIndex));
+    });
+  });
+
+  if (options.legend) {
+    const legend = svgElement("g", { class: "legend" }, svg);
+    series.forEach((s, i) => {
+      const line = MARGIN.top + 18 * i;
+      svgElement("line", { class: `series ${s.className}`, x1: MARGIN.left + 12, y1: line, x2: MARGIN.left + 42, y2: line }, legend);
+      svgElement("circle", { class: `point ${s.className}`, cx: MARGIN.left + 27, cy: line, r: 4 }, legend);
+      svgElement("text", { x: MARGIN.left + 50, y: line + 4 }, legend).textContent = s.name;
+    });
+  }
+}

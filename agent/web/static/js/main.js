@@ -1,0 +1,43 @@
+// The page: three views behind tabs (arrow keys move between tabs, as WAI-ARIA's tab
+// pattern has it), set up once the server has said what it offers.
+
+import { api } from "./api.js";
+import { showPhases } from "./phases.js";
+import { startPlay } from "./play.js";
+import { startReplay } from "./replay.js";
+
+function setUpTabs() {
+  const tabs = [...document.querySelectorAll('[role="tab"]')];
+  const select = (chosen) => {
+    for (const tab of tabs) {
+      const selected = tab === chosen;
+      tab.setAttribute("aria-selected", String(selected));
+      tab.tabIndex = selected ? 0 : -1;
+      document.getElementById(tab.getAttribute("aria-controls")).hidden = !selected;
+    }
+    chosen.focus();
+  };
+  tabs.forEach((tab, i) => {
+    tab.addEventListener("click", () => select(tab));
+    tab.addEventListener("keydown", (event) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      if (step) select(tabs[(i + step + tabs.length) % tabs.length]);
+    });
+  });
+}
+
+async function start() {
+  setUpTabs();
+  let options;
+  try {
+    options = await api("GET", "/api/options");
+  } catch (error) {
+    document.getElementById("play-error").textContent = `Error: ${error.message}`;
+    return;
+  }
+  startPlay(options);
+  startReplay(options, showPhases);
+  document.body.dataset.ready = "true";
+}
+
+start();

@@ -1,0 +1,155 @@
+// The Replay view: a file of recorded games (from the server's --records folder or
+// uploaded), one game at a time, stepped through or played, with A's margin after
+// every move charted.
+
+import { api } from "./api.js";
+import { BoardView } from "./board.js";
+import { drawLineChart } from "./chart.js";
+
+const $ = (id) => document.getElementById(id);
+const PLAY_STEP_MS = 700;
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function signed(value) {
+  return value > 0 ? `+${value}` : `${value}`;
+}
+
+export function gameTitle(game) {
+  const winner = game.winner ? `${game.winner} wins` : "draw";
+  return `Game ${game.game}: A ${game.agents.A} vs B ${game.agents.B}, ${game.first} first, `
+    + `${game.scores.A}–${game.scores.B}, ${winner}`;
+}
+
+// onRecords(file) when a file of records is opened (the Phases view shows it too).
+export function startReplay(options, onRecords) {
+  const board = new BoardView($("replay-board"), { label: "Replayed board" });
+  let file = null;      // the opened file: id, label, games, phases
+  let game = null;      // the game shown: rows, moves, margins ...
+  let step = 0;         // moves played on the board shown
+  let timer = null;
+
+  if (options.records.length) {
+    for (const name of options.records) $("record-name").add(new Option(name, name));
+    $("open-record").hidden = false;
+  }
+
+  async function open(loading) {
+    $("replay-error").textContent = "";
+    stop();
+    try {
+      file = await loading;
+    } catch (error) {
+      $("replay-error").textContent = `Error: ${error.message}`;
+      return;
+    }
+    $("replay-file").textContent = `${file.label}: ${plural(file.games.length, "game")}`;
+    $("replay-game").replaceChildren(...file.games.map((g) => new Option(gameTitle(g), g.index)));
+    $("replay").hidden = false;
+    onRecords(file);
+    await showGame(0);
+  }
+
+  async function showGame(index) {
+    stop();
+    try {
+      game = await api("GET", `/api/replays/${file.id}/games/${index}`);
+    } catch (error) {
+      $("replay-error").textContent = `Error: ${error.message}`;
+      return;
+    }
+    $("replay").dataset.game = index;
+    $("replay").dataset.moves = game.margins.length;
+    const clocks = game.time.A === game.time.B ? `${game.time.A} s each` : `A ${game.time.A} s, B ${game.time.B} s`;
+    $("replay-summary").textContent = `${game.size}x${game.size}, ${plural(game.types, "type")}, ${clocks}. `
+      + `Result: ${game.winner ? `${game.winner} (${game.agents[game.winner]}) wins` : "draw"}: ${game.reason}.`;
+    board.render(game.rows[0]);
+    await goTo(0);
+  }
+
+  function describe(k) {
+    const agents = game.agents;
+    if (k === 0) return `Start: ${game.first} (${agents[game.first]}) moves first.`;
+    const move = game.moves[k - 1];
+    const scores = { A: 0, B: 0 };
+    for (const m of game.moves.slice(0, k)) scores[m.side] += m.points;
+    let text = `Move ${k} of ${game.margins.length}: ${move.side} (${agents[move.side]}) took ${move.move}: `
+      + `${move.cells.length} fruit, ${plural(move.points, "point")}, ${move.cpu.toFixed(3)} s CPU. `
+      + `Score A ${scores.A} – B ${scores.B}.`;
+    const fault = game.moves[k];
+    if (fault && fault.fault) text += ` Then ${fault.side} (${agents[fault.side]}) lost: ${fault.fault}.`;
+    return text;
+  }
+
+  async function goTo(k, animate = false) {
+    k = Math.max(0, Math.min(game.margins.length, k));
+    if (animate && k === step + 1) await board.animateMove(game.moves[step].cells, game.rows[k]);
+    else board.render(game.rows[k]);
+    step = k;
+    const next = game.moves[k];
+    board.mark(next && !next.fault ? next.cells : [], "next");
+    $("replay-step").textContent = describe(k);
+    $("replay").dataset.step = k;
+    drawLineChart($("margin-chart"), [{
+      name: "A − B", className: "series-a", points: game.margins.map((m, i) => [i + 1, m]),
+    }], {
+      xLabel: "move", yLabel: "A's margin", xRange: [1, Math.max(1, game.margins.length)],
+      current: k > 0 ? { series: 0, index: k - 1 } : null,
+      onPoint: (_, index) => { stop(); goTo(index + 1); },
+    });
+  }
+
+  function stop() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    $("step-play").textContent = "Play";
+    $("step-play").setAttribute("aria-label", "Play through");
+  }
+
+  function togglePlay() {
+    if (timer !== null) {
+      stop();
+      return;
+    }
+    if (step === game.margins.length) goTo(0);
+    $("step-play").textContent = "Pause";
+    $("step-play").setAttribute("aria-label", "Pause");
+    let stepping = false;
+    timer = setInterval(async () => {
+      if (stepping) return;
+      if (step >= game.margins.length) {
+        stop();
+        return;
+      }
+      stepping = true;
+      await goTo(step + 1, true);
+      stepping = false;
+    }, PLAY_STEP_MS);
+  }
+
+  $("open-record").addEventListener("submit", (event) => {
+    event.preventDefault();
+    open(api("POST", "/api/records/open", { name: $("record-name").value }));
+  });
+  $("record-upload").addEventListener("change", (event) => {
+    const chosen = event.target.files[0];
+    if (chosen) open(api("POST", "/api/records/upload", chosen));
+  });
+  $("replay-game").addEventListener("change", (event) => showGame(Number(event.target.value)));
+  $("step-first").addEventListener("click", () => { stop(); goTo(0); });
+  $("step-back").addEventListener("click", () => { stop(); goTo(step - 1); });
+  $("step-next").addEventListener("click", () => { stop(); goTo(step + 1, true); });
+  $("step-last").addEventListener("click", () => { stop(); goTo(game.margins.length); });
+  $("step-play").addEventListener("click", togglePlay);
+  $("view-replay").addEventListener("keydown", (event) => {
+    if (!game || event.target.closest("select, input")) return;
+    const jumps = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: game.margins.length };
+    if (event.key in jumps) {
+      event.preventDefault();
+      stop();
+      goTo(jumps[event.key], event.key === "ArrowRight");
+    }
+  });
+}
