@@ -11,41 +11,46 @@ from __future__ import annotations
 import sys
 import time
 
-from agent.gamefile import InputError, format_output, read_input, write_atomically
 from agent.rules import groups, move_name, play, top_left
 
 BASELINE_NAMES = ("random", "greedy", "minimax3")
 
 MINIMAX_DEPTH = 3
-# CPU kept back for this process's start-up and exit, which the clock also charges.
-STARTUP_RESERVE = 0.15
+# CPU expected for a move process's start-up and exit (python -m, the rules module and
+# the core), which the clock also charges.
+STARTUP_COST = 0.05
 
 
-def random_move(grid, time_left: float):
+def random_move(grid, time_left: float, seed=None):
     import random  # here: the other baselines need not pay for its import
 
-    return top_left(random.Random("\n".join(grid)).choice(groups(grid)))
+    rng = random.Random("\n".join(grid) if seed is None else f"{seed}\n" + "\n".join(grid))
+    return top_left(rng.choice(groups(grid)))
 
 
 def greedy_move(grid, time_left: float = 0.0):
     return top_left(max(groups(grid), key=len))
 
 
-def minimax3_move(grid, time_left: float):
-    """Iterative deepening 1..3 of plain minimax, stopped at a CPU deadline sized so that
-    the whole game fits in the clock; the deepest completed depth's move wins."""
+def minimax3_move(grid, time_left: float, startup: float = STARTUP_COST, in_process: bool = False):
+    """Iterative deepening 1..3 of plain minimax under the agent's time policy (agent.timing):
+    no depth is started past the budget's optimum, and the search stops at its maximum;
+    the deepest completed depth's move wins. `in_process`: the clock was not started with
+    this process (see agent.player.in_process_budget)."""
     import agent._core as core  # only this baseline needs the compiled core
+    from agent import timing
 
-    group_count = len(groups(grid))
-    own_moves_left = max(2.0, group_count / 2)
-    budget = (time_left - STARTUP_RESERVE) / own_moves_left
-    deadline = time.process_time() + budget
-    searcher = core.Searcher(core.Board(grid), alpha_beta=False, eval_kind=core.EVAL_NONE)
+    board = core.Board(grid)
+    if in_process:
+        budget = timing.plan(time_left, board.group_count(), 0.0, 0.0).shifted(time.process_time())
+    else:
+        budget = timing.plan(time_left, board.group_count(), startup, time.process_time())
+    searcher = core.Searcher(board, alpha_beta=False, eval_kind=core.EVAL_NONE)
     best = greedy_move(grid)
     for depth in range(1, MINIMAX_DEPTH + 1):
-        if time.process_time() >= deadline:
+        if depth > 1 and time.process_time() >= budget.optimum:
             break
-        result = searcher.search(depth, deadline=deadline)
+        result = searcher.search(depth, deadline=budget.maximum)
         if not result.completed:
             break
         best = tuple(result.move)
@@ -70,23 +75,19 @@ def main(argv=None) -> int:
     if len(argv) != 1 or argv[0] not in CHOOSERS:
         print(USAGE, file=sys.stderr)
         return 2
+    name = argv[0]
+
+    def baseline_choice(game) -> tuple:
+        cell = CHOOSERS[name](game.grid, game.time_left)
+        return move_name(cell), play(game.grid, cell)[0]
+
+    from agent.move_command import answer_files
+
     try:
-        game = read_input("input.txt")
-    except InputError as error:
-        print(f"{argv[0]}: input.txt: {error}", file=sys.stderr)
-        return 2
-    try:
-        cell = CHOOSERS[argv[0]](game.grid, game.time_left)
+        return answer_files("input.txt", "output.txt", baseline_choice, program=name)
     except KeyboardInterrupt:  # end as fruit-rage does: one line, exit code 130
-        print(f"{argv[0]}: interrupted", file=sys.stderr)
+        print(f"{name}: interrupted", file=sys.stderr)
         return 130
-    next_grid, _ = play(game.grid, cell)
-    try:
-        write_atomically("output.txt", format_output(move_name(cell), next_grid))
-    except OSError as error:
-        print(f"{argv[0]}: cannot write output.txt: {error.strerror}", file=sys.stderr)
-        return 1
-    return 0
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ def _add_move(sub) -> None:
 OPPONENT_MODELS = ("best", "greedy")
 
 
-MOVE_OPTIONS = ("input", "output", "calibration", "verbose", "opponent")
+MOVE_OPTIONS = ("input", "output", "calibration", "verbose", "opponent", "depth")
 BARE_PREFIX = "bare_"  # the move options given with no subcommand, kept apart from `move`'s
 
 
@@ -45,6 +45,9 @@ def add_move_arguments(p, prefix: str = "") -> None:
                         "best move) or 'greedy' (always a largest group, as the greedy baseline "
                         "does). 'greedy' beats such a player by far more, and loses badly to "
                         "any other: use it only when you know whom you play")
+    p.add_argument("--depth", dest=prefix + "depth", type=_number(int, 1, 676), default=None,
+                   help="search exactly this deep, 1..676, whatever the clock says (for "
+                        "reproducible comparisons; the time limit is then yours to keep)")
     p.set_defaults(handler="agent.move_command")
 
 
@@ -81,10 +84,14 @@ def _add_command(sub) -> None:
 def _add_match(sub) -> None:
     p = sub.add_parser("match", help="play games between two agents and report statistics",
                        description="Referee games between agents A and B. An agent is a built-in "
-                                   "name (ours, greedy, random, minimax3) or a shell command that "
-                                   "reads input.txt and writes output.txt in its current folder.")
-    p.add_argument("agent_a", metavar="A")
-    p.add_argument("agent_b", metavar="B")
+                                   "name (ours, greedy, random, minimax3), a Python player "
+                                   "py:package.module:factory (the factory, called with no "
+                                   "arguments, returns an object with name and choose(board, "
+                                   "clock_left)), or a shell command that reads input.txt and "
+                                   "writes output.txt in its current folder.")
+    p.add_argument("agent_a", metavar="A", help="the first agent: ours, greedy, random, minimax3, "
+                                                  "py:module:factory or a shell command")
+    p.add_argument("agent_b", metavar="B", help="the second agent, named the same ways")
     p.add_argument("--games", type=_positive_int, default=10, help="number of games (default: 10)")
     p.add_argument("--size", type=_board_size, default=10, help="board side n (default: 10)")
     p.add_argument("--types", type=_fruit_types, default=4, help="fruit types p (default: 4)")
@@ -102,6 +109,10 @@ def _add_match(sub) -> None:
                    help="write one JSON line per game to this file (replacing what it held)")
     p.add_argument("--grace", type=_clock_seconds, default=10.0,
                    help="kill a move still running this many seconds after its time ran out (default: 10)")
+    p.add_argument("--in-process", action="store_true",
+                   help="play the built-in agents (ours, greedy, random, minimax3) inside a worker "
+                        "process, charged the CPU their moves use, instead of a fresh process per "
+                        "move: no start-up is charged, and games run faster")
     p.set_defaults(handler="agent.arena.match_command")
 
 

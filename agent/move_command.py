@@ -48,30 +48,41 @@ def _flush(stream) -> None:
 
 def run(args) -> int:
     return play_files(args.input, args.output, args.calibration, args.verbose,
-                      greedy_opponent=args.opponent == "greedy")
+                      greedy_opponent=args.opponent == "greedy", depth=args.depth)
 
 
 def play_files(input_path: str, output_path: str, calibration_path=None, verbose=False,
-               greedy_opponent=False) -> int:
+               greedy_opponent=False, depth=None) -> int:
+    """The agent's move: input_path -> output_path."""
+    def agent_choice(game) -> tuple:
+        from agent.player import choose_move  # after parsing: a bad file costs no core load
+
+        calibration = calibration_path if calibration_path is not None else calibration_beside(input_path)
+        choice = choose_move(game, calibration_path=calibration, verbose=verbose,
+                             greedy_opponent=greedy_opponent, depth=depth)
+        return choice.name, choice.next_grid
+
+    return answer_files(input_path, output_path, agent_choice)
+
+
+def answer_files(input_path: str, output_path: str, choose, program: str = "fruit-rage") -> int:
+    """The competition protocol for any chooser: read input_path, `choose(game)` -> (move
+    name, next grid), write both to output_path atomically. Returns the exit code: 2 for a
+    bad input (nothing written), 1 when the answer cannot be written."""
     try:
         game = read_input(input_path)
     except InputError as error:
-        print(f"fruit-rage: {input_path}: {error}", file=sys.stderr)
+        print(f"{program}: {input_path}: {error}", file=sys.stderr)
         return 2
     if same_file(output_path, input_path):  # a symbolic or hard link: the move would eat its input
-        print(f"fruit-rage: {output_path} is the input file {input_path}: it would be overwritten",
+        print(f"{program}: {output_path} is the input file {input_path}: it would be overwritten",
               file=sys.stderr)
         return 2
-    from agent.player import choose_move  # after parsing: a bad file costs no core load
-
-    if calibration_path is None:
-        calibration_path = calibration_beside(input_path)
-    choice = choose_move(game, calibration_path=calibration_path, verbose=verbose,
-                         greedy_opponent=greedy_opponent)
+    name, next_grid = choose(game)
     try:
-        write_atomically(output_path, format_output(choice.name, choice.next_grid))
+        write_atomically(output_path, format_output(name, next_grid))
     except OSError as error:
-        print(f"fruit-rage: cannot write {output_path}: {error.strerror}", file=sys.stderr)
+        print(f"{program}: cannot write {output_path}: {error.strerror}", file=sys.stderr)
         return 1
     return 0
 

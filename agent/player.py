@@ -21,17 +21,22 @@ class Choice:
 
 
 def choose_move(game, calibration_path=None, verbose=False, clock=time.process_time,
-                greedy_opponent=False) -> Choice:
+                greedy_opponent=False, depth=None) -> Choice:
     """The move for `game`; `greedy_opponent`: search as if the opponent always takes a
-    largest group (opt-in, for a known greedy player) instead of its best move."""
+    largest group (opt-in, for a known greedy player) instead of its best move; `depth`:
+    search exactly that deep, whatever the clock says (for reproducible comparisons)."""
     calibration = load(calibration_path) if calibration_path else Calibration()
     board = Board(game.grid)
-    budget = timing.plan(game.time_left, board.group_count(), calibration.startup, clock())
-    expected_nodes = calibration.nodes_per_second * max(budget.maximum - clock(), 0.0)
+    if depth is None:
+        budget = timing.plan(game.time_left, board.group_count(), calibration.startup, clock())
+        expected_nodes = calibration.nodes_per_second * max(budget.maximum - clock(), 0.0)
+    else:
+        budget = timing.Budget(clock(), float("inf"), float("inf"), False)
+        expected_nodes = 1 << TT_BITS_RANGE[1]
     decision = think(board, budget, tt_bits=table_bits(expected_nodes), clock=clock,
                      report=_print_iteration if verbose else None,
                      searcher_options=search_options(board.n, greedy_opponent),
-                     nodes_per_second=calibration.nodes_per_second)
+                     nodes_per_second=calibration.nodes_per_second, max_depth=depth)
     next_board, points = board.play(decision.move)
     if verbose:
         outcome = (f"exact final margin {decision.value:+d}" if decision.exact
@@ -41,6 +46,12 @@ def choose_move(game, calibration_path=None, verbose=False, clock=time.process_t
         print(f"{budget}; chose {move_name(decision.move)} ({points} points), {outcome}, "
               f"CPU {clock():.3f} s, TT hit rate {decision.tt_hit_rate:.1%}", file=sys.stderr)
     return Choice(move_name(decision.move), next_board.rows())
+
+
+def in_process_budget(board: Board, clock_left: float, now: float) -> timing.Budget:
+    """The time policy's budget for a player that runs inside a longer-lived process: no
+    start-up is paid per move, and the clock reads `now` as the move begins."""
+    return timing.plan(clock_left, board.group_count(), 0.0, 0.0).shifted(now)
 
 
 def table_bits(expected_nodes: float) -> int:

@@ -51,10 +51,13 @@ class Decision:
 
 def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_time,
           report=None, searcher_options=None,
-          nodes_per_second: float = DEFAULT_NODES_PER_SECOND) -> Decision:
+          nodes_per_second: float = DEFAULT_NODES_PER_SECOND, max_depth: int = None,
+          max_nodes: int = None) -> Decision:
     """The best move for `board` within `budget`; `report(iteration, searcher)` is called
     after every iteration (for --verbose); `nodes_per_second` is this machine's measured
-    search speed, for predicting what a deeper iteration costs."""
+    search speed, for predicting what a deeper iteration costs. `max_depth` stops after
+    that depth, `max_nodes` after the iteration whose nodes reach that count (a limit that
+    replays the same search on any machine)."""
     if searcher_options is None:
         searcher_options = search_options(board.n)
     searcher = new_searcher(board, tt_bits, searcher_options)
@@ -93,7 +96,7 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
                                     result.nodes, cost, True))
         if report:
             report(iterations[-1], searcher)
-        if result.exact or budget.instant:
+        if result.exact or budget.instant or depth == max_depth or (max_nodes and nodes >= max_nodes):
             break
         costs = [iteration.cpu for iteration in iterations]  # all complete: a partial one ends the loop
         next_cost = timing.predict_next_iteration(costs, root_moves, nodes_per_second, first_dear_depth)

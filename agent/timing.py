@@ -38,6 +38,11 @@ class Budget:
         self.maximum = maximum    # the search is cut off here, whatever it is doing
         self.instant = instant    # too little time: play the shallowest search's move
 
+    def shifted(self, offset: float) -> "Budget":
+        """The same budget on a clock that reads `offset` more (a player that is not its
+        own process plans from zero and runs at the process's current reading)."""
+        return Budget(self.start + offset, self.optimum + offset, self.maximum + offset, self.instant)
+
     def __repr__(self) -> str:
         return (f"Budget(start={self.start:.4f}, optimum={self.optimum:.4f}, "
                 f"maximum={self.maximum:.4f}, instant={self.instant})")

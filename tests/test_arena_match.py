@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from agent.arena.agents import command_problem
+from agent.arena.agents import PlayerSpec, command_problem
 from agent.cli import main
 from agent.arena.process import MoveRunner, Stopped
 from agent.arena.stats import (colour_lines, elo_difference, format_elo, pair_line, report_table,
@@ -240,10 +240,12 @@ def test_a_long_match_does_not_queue_its_games_up_front(monkeypatch):
             most_pending[0] = max(most_pending[0], len(pending))
             return future
     monkeypatch.setattr(match, "ThreadPoolExecutor", CountingPool)
-    monkeypatch.setattr(match, "play_match_game", lambda settings, game, runner: {"game": game})
-    settings = match.MatchSettings(("greedy", "greedy"), 500, 3, 2, 5.0, 1)
+    monkeypatch.setattr(match, "play_match_game",
+                        lambda settings, game, factories, grace: match.GameRecord((), "A", (), 2, (), game=game))
+    settings = match.MatchSettings(500, 3, 2, 5.0, 1)
     games = []
-    match.run_match(settings, 3, MoveRunner(), lambda record: games.append(record["game"]))
+    greedy = PlayerSpec("greedy")
+    match.run_match(greedy, greedy, settings, jobs=3, on_record=lambda record: games.append(record.game))
     assert sorted(games) == list(range(1, 501))
     assert most_pending[0] <= 3
 

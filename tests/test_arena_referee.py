@@ -8,11 +8,12 @@ import tempfile
 
 import pytest
 
-from agent.arena.agents import agent_spec
+from agent.arena.agents import PlayerSpec
 from agent.arena.match import MatchSettings, first_mover, play_match_game
-from agent.arena.process import MoveRunner, _last_line
-from agent.arena.referee import (FAULT_INVALID, FAULT_TIME, CommandPlayer, Move, check_output,
+from agent.arena.process import _last_line
+from agent.arena.referee import (FAULT_INVALID, FAULT_TIME, CommandPlayer, Turn, check_output,
                                  decide, play_game)
+from agent.board import Board
 from agent.rules import random_board
 from agent.rules import parse_move_name, play
 from arena_helpers import scripted_agent
@@ -22,7 +23,8 @@ TINY = dict(games=1, size=4, types=3, time=5.0, seed=7)
 
 def game(agent_a: str, agent_b: str, grace: float = 10.0, game_number: int = 1, **settings) -> dict:
     options = {**TINY, **settings}
-    return play_match_game(MatchSettings((agent_a, agent_b), **options), game_number, MoveRunner(grace))
+    factories = (PlayerSpec(agent_a, grace=grace), PlayerSpec(agent_b, grace=grace))
+    return play_match_game(MatchSettings(**options), game_number, factories, grace).to_json()
 
 
 def test_greedy_against_random_plays_to_the_end():
@@ -48,11 +50,11 @@ def test_cpu_over_the_remaining_time_loses_on_time(tmp_path):
 
 def test_a_clock_too_small_for_input_txt_is_a_time_loss_without_a_run():
     # "T=0" in input.txt would be refused as an invalid file: the move is lost on time
-    player = CommandPlayer(agent_spec("sh -c 'exit 3'"), MoveRunner())
-    move = player(random_board(1, 3, 2), 2, 4e-7)
+    player = CommandPlayer("sh -c 'exit 3'")
+    move = player.take_turn(Board(random_board(1, 3, 2), 2), 4e-7)
     assert move.fault == FAULT_TIME and move.seconds == 0.0
     assert move.reason == "ran out of time: 4.0e-07 s left, below input.txt's microsecond"
-    assert player(random_board(1, 3, 2), 2, 6e-7).fault != FAULT_TIME   # "0.000001": it runs
+    assert player.take_turn(Board(random_board(1, 3, 2), 2), 6e-7).fault != FAULT_TIME   # "0.000001": it runs
 
 
 def test_a_hanging_agent_is_killed_after_the_grace_period(tmp_path):
@@ -71,7 +73,7 @@ def test_a_hanging_agent_is_killed_after_the_grace_period(tmp_path):
 ])
 def test_a_bad_answer_loses(tmp_path, script, reason):
     # a game where B moves first, so the scripted A always sees holes in the board
-    b_first = 1 if first_mover(TINY["seed"], 1) == 1 else 2
+    b_first = 1 if first_mover(TINY["seed"], 1) == "B" else 2
     record = game(scripted_agent(tmp_path, script), "greedy", game_number=b_first)
     assert record["first"] == "B"
     assert record["winner"] == "B" and record["fault"] == FAULT_INVALID
@@ -122,13 +124,11 @@ def test_a_command_that_does_not_exist_loses():
 def test_equal_scores_go_to_the_player_with_more_time_left(tmp_path):
     # 01/10: four single fruit whichever way greedy plays, so 2 points each
     grid = ("01", "10")
-    runner = MoveRunner()
-    players = [CommandPlayer(agent_spec("greedy"), runner),
-               CommandPlayer(agent_spec(scripted_agent(tmp_path, "burn", 0.3)), runner)]
-    for first in (0, 1):
-        result = play_game(players, grid, 2, (10.0, 10.0), first)
-        assert result.scores == [2, 2]
-        assert result.winner == 0 and result.fault is None
+    players = [CommandPlayer("greedy"), CommandPlayer(scripted_agent(tmp_path, "burn", 0.3))]
+    for first in ("A", "B"):
+        result = play_game(*players, Board(grid, 2), (10.0, 10.0), first)
+        assert result.scores == {"A": 2, "B": 2}
+        assert result.winner == "A" and result.fault is None
         assert result.reason.startswith("tied at 2, more time left")
 
 
@@ -138,49 +138,57 @@ def test_decide():
     assert decide([4, 4], [2.5, 2.5]) == (None, "tied at 4 with equal time left")
 
 
-def test_time_is_charged_even_for_a_legal_move_and_zero_loses():
-    def exact_clock_player(grid, types, time_left):
-        return Move(time_left, "A1", *play(grid, (0, 0)))
+class ScriptedTurns:
+    """A player that charges itself: `turn(grid, time_left)` gives each of its Turns."""
 
-    def never_called(grid, types, time_left):
+    def __init__(self, turn):
+        self.turn = turn
+
+    def take_turn(self, board, time_left):
+        return self.turn(board.rows, time_left)
+
+
+def test_time_is_charged_even_for_a_legal_move_and_zero_loses():
+    def never_called(grid, time_left):
         raise AssertionError("the game is over")
 
-    result = play_game([exact_clock_player, never_called], ("00", "11"), 2, (1.0, 1.0), 0)
-    assert result.winner == 1 and result.fault == FAULT_TIME and result.scores == [0, 0]
+    exact_clock = ScriptedTurns(lambda grid, time_left: Turn(time_left, "A1", *play(grid, (0, 0))))
+    result = play_game(exact_clock, ScriptedTurns(never_called), Board(("00", "11"), 2), (1.0, 1.0), "A")
+    assert result.winner == "B" and result.fault == FAULT_TIME and result.scores == {"A": 0, "B": 0}
 
 
 def test_a_garbled_answer_is_invalid_in_time_and_a_time_loss_past_it():
     def garbled_after(overrun):
-        def player(grid, types, time_left):
-            return Move(time_left + overrun, fault=FAULT_INVALID, reason="garbled output.txt")
-        return player
+        return ScriptedTurns(lambda grid, time_left: Turn(time_left + overrun, fault=FAULT_INVALID,
+                                                          reason="garbled output.txt"))
 
-    in_time = play_game([garbled_after(-0.5), None], ("00", "11"), 2, (1.0, 1.0), 0)
-    assert in_time.winner == 1 and in_time.fault == FAULT_INVALID
+    in_time = play_game(garbled_after(-0.5), None, Board(("00", "11"), 2), (1.0, 1.0), "A")
+    assert in_time.winner == "B" and in_time.fault == FAULT_INVALID
     assert in_time.reason == "garbled output.txt"
-    late = play_game([garbled_after(0.5), None], ("00", "11"), 2, (1.0, 1.0), 0)
-    assert late.winner == 1 and late.fault == FAULT_TIME
+    late = play_game(garbled_after(0.5), None, Board(("00", "11"), 2), (1.0, 1.0), "A")
+    assert late.winner == "B" and late.fault == FAULT_TIME
     assert late.reason == "ran out of time: used 1.500 s with 1.000 s left"
 
 
 def test_each_player_starts_with_its_own_clock():
-    def one_second_player(grid, types, time_left):
+    def one_second(grid, time_left):
         cell = next((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "*")
-        return Move(1.0, "A1", *play(grid, cell))
+        return Turn(1.0, "A1", *play(grid, cell))
 
-    players = [one_second_player, one_second_player]
-    a_short = play_game(players, ("00", "11"), 2, (0.5, 5.0), 0)
-    assert a_short.winner == 1 and a_short.fault == FAULT_TIME
-    b_short = play_game(players, ("00", "11"), 2, (5.0, 0.5), 0)
-    assert b_short.winner == 0 and b_short.fault == FAULT_TIME and b_short.clocks == [4.0, -0.5]
-    both = play_game(players, ("00", "11"), 2, (5.0, 2.0), 0)
-    assert both.fault is None and both.clocks == [4.0, 1.0]
+    players = [ScriptedTurns(one_second), ScriptedTurns(one_second)]
+    board = Board(("00", "11"), 2)
+    a_short = play_game(*players, board, (0.5, 5.0), "A")
+    assert a_short.winner == "B" and a_short.fault == FAULT_TIME
+    b_short = play_game(*players, board, (5.0, 0.5), "A")
+    assert b_short.winner == "A" and b_short.fault == FAULT_TIME and b_short.clocks == {"A": 4.0, "B": -0.5}
+    both = play_game(*players, board, (5.0, 2.0), "A")
+    assert both.fault is None and both.clocks == {"A": 4.0, "B": 1.0}
 
 
 def test_first_player_alternates_and_game_one_is_drawn_from_the_seed():
     for seed in range(5):
         firsts = [first_mover(seed, k) for k in range(1, 7)]
-        assert firsts[0] == random.Random(seed).randrange(2)
+        assert firsts[0] == "AB"[random.Random(seed).randrange(2)]
         assert all(a != b for a, b in zip(firsts, firsts[1:]))
 
 

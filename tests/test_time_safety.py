@@ -10,6 +10,7 @@ import time
 import pytest
 
 from agent import launch
+from agent.arena.agents import PlayerSpec
 from agent.arena.match import MatchSettings, play_match_game
 from agent.arena.process import MoveRunner
 from agent.arena.referee import check_output
@@ -113,13 +114,12 @@ def test_a_closed_stdout_and_stderr_still_answer_with_exit_code_0(tmp_path):
 
 
 def play_one(size, types, seconds, seed, hog=False):
-    settings = MatchSettings(agents=("ours", "greedy"), games=1, size=size, types=types,
-                             time=seconds, seed=seed)
+    settings = MatchSettings(games=1, size=size, types=types, time=seconds, seed=seed)
     hog_process = None
     if hog:  # a CPU-bound neighbour: slows the wall clock, must not cost us the game
         hog_process = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
-        return play_match_game(settings, 1, MoveRunner(grace=10.0))
+        return play_match_game(settings, 1, (PlayerSpec("ours"), PlayerSpec("greedy"))).to_json()
     finally:
         if hog_process is not None:
             hog_process.kill()

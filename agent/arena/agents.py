@@ -38,6 +38,43 @@ def agent_spec(text: str) -> AgentSpec:
     return AgentSpec(text, text, True)
 
 
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player as named on the command line, and a picklable factory of fresh ones: a
+    built-in name (ours, greedy, random, minimax3), `py:package.module:factory`, or a
+    shell command in the input.txt/output.txt protocol. Built-ins are programs run per
+    move, as in a competition, unless `in_process`."""
+    text: str
+    in_process: bool = False
+    grace: float = 10.0
+
+    @property
+    def charges_itself(self) -> bool:
+        return not (self.text.startswith("py:") or (self.in_process and self.text in IN_PROCESS_NAMES))
+
+    def check(self) -> None:
+        """ValueError saying why no player can be made, before the first game."""
+        self()
+
+    def __call__(self):
+        if self.text.startswith("py:"):
+            from agent.players import player_from_python
+
+            return player_from_python(self.text)
+        if self.in_process and self.text in IN_PROCESS_NAMES:
+            from agent.players import player_from_name
+
+            player = player_from_name(self.text)
+            player.name = self.text
+            return player
+        from agent.arena.referee import CommandPlayer
+
+        return CommandPlayer(self.text, grace=self.grace)
+
+
+IN_PROCESS_NAMES = ("ours", *BASELINE_NAMES)
+
+
 # Words the shell runs itself, which no PATH lookup finds.
 _SHELL_WORDS = {".", "cd", "command", "eval", "exec", "export", "set", "source", "ulimit", "umask"}
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")

@@ -1,30 +1,41 @@
-"""A match: games between two agent commands, each on its own seeded board (or, paired,
-each board twice), first player alternating, run one or several at a time; every game
-becomes one JSON-ready record."""
+"""A match: games between two players, each on its own seeded board (or, paired, each
+board twice), first player alternating, run one or several at a time.
+
+Players come from factories (callables with no arguments), one fresh player per game.
+Games whose players are all programs (CommandPlayer) run in threads: each move is its own
+process anyway. A game with an in-process player runs in a process of its own (a pool of
+`jobs` processes), so that the CPU time it is charged is its own: factories must then be
+picklable (classes, module-level functions, functools.partial of those)."""
 from __future__ import annotations
 
+import multiprocessing
+import queue
 import random
+import signal
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
-from agent.arena.agents import agent_spec
-from agent.arena.process import MoveRunner
-from agent.arena.records import SIDES
-from agent.arena.referee import CommandPlayer, play_game
-from agent.rules import random_board
+from agent.arena.referee import DEFAULT_GRACE, GameRecord, play_game, stop_shared_runners
+from agent.board import Board
 
 
 @dataclass(frozen=True)
 class MatchSettings:
-    agents: tuple          # the two agent specs as typed, A then B
+    """What a match plays: `games` games on `size` x `size` boards of `types` fruit
+    types drawn from `seed`, `time` CPU seconds a player a game (A's, when `time_b` gives
+    B its own). `paired`: games 2k-1 and 2k share board k, each player moving first once."""
     games: int
     size: int
     types: int
-    time: float            # seconds per player per game (A's, when time_b is set)
-    seed: int
-    paired: bool = False   # games 2k-1 and 2k share board k, each agent moving first once
-    time_b: Optional[float] = None   # B's clock in a time-odds match
+    time: float = 300.0
+    seed: int = 1
+    paired: bool = False
+    time_b: Optional[float] = None
+
+    def __post_init__(self):
+        if self.paired and self.games % 2:
+            raise ValueError(f"a paired match plays every board twice: games must be even, not {self.games}")
 
     @property
     def clocks(self) -> tuple:
@@ -41,70 +52,152 @@ def game_seed(match_seed: int, board: int) -> int:
     return match_seed * 100_000 + board
 
 
-def first_mover(match_seed: int, game: int) -> int:
+def first_mover(match_seed: int, game: int) -> str:
     """Game 1's first player is drawn at random (from the seed); then they alternate, so
     the two games of a pair have different first players."""
-    return (random.Random(match_seed).randrange(2) + game - 1) % 2
+    return "AB"[(random.Random(match_seed).randrange(2) + game - 1) % 2]
 
 
-def play_match_game(settings: MatchSettings, game: int, runner: MoveRunner) -> dict:
-    seed = game_seed(settings.seed, board_number(settings, game))
-    board = random_board(seed, settings.size, settings.types)
-    first = first_mover(settings.seed, game)
-    players = [CommandPlayer(agent_spec(label), runner) for label in settings.agents]
-    result = play_game(players, board, settings.types, settings.clocks, first)
-    record = {
-        "game": game,
-        "seed": seed,
-        "size": settings.size,
-        "types": settings.types,
-        "time": settings.time,
-        "agents": dict(zip(SIDES, settings.agents)),
-        "first": SIDES[first],
-        "board": list(board),
-        "moves": [_move_record(player, move) for player, move in result.moves],
-        "scores": dict(zip(SIDES, result.scores)),
-        "clocks": {side: round(clock, 6) for side, clock in zip(SIDES, result.clocks)},
-        "winner": None if result.winner is None else SIDES[result.winner],
-        "reason": result.reason,
-        "fault": result.fault,
-    }
-    if settings.time_b is not None:
-        record["time_b"] = settings.time_b
-    if settings.paired:
-        record["pair"] = board_number(settings, game)
-    return record
+def play_match_game(settings: MatchSettings, game: int, factories: tuple,
+                    grace: float = DEFAULT_GRACE) -> GameRecord:
+    """Game `game` (from 1) of the match, with fresh players from the two factories."""
+    board = board_number(settings, game)
+    seed = game_seed(settings.seed, board)
+    record = play_game(factories[0](), factories[1](), Board.random(seed, settings.size, settings.types),
+                       settings.clocks, first_mover(settings.seed, game), grace=grace)
+    return replace(record, game=game, seed=seed, pair=board if settings.paired else None)
 
 
-def _move_record(player: int, move) -> dict:
-    record = {"player": SIDES[player], "move": move.name, "cpu": round(move.seconds, 6),
-              "points": move.points}
-    if move.fault is not None:
-        record.update(fault=move.fault, reason=move.reason)
-    return record
+@dataclass
+class MatchResult:
+    """The games of a match, in game order."""
+    settings: MatchSettings
+    records: list
+
+    def json_records(self) -> list:
+        return [record.to_json() for record in self.records]
+
+    def table(self) -> str:
+        """The per-agent table of `fruit-rage match`."""
+        from agent.arena.stats import report_table
+
+        return report_table(self.json_records())
+
+    def summary(self) -> str:
+        """One line: each side's W-L-D and mean margin, and pairs won when paired."""
+        from agent.arena.stats import pair_line, summarise
+
+        records = self.json_records()
+        parts = []
+        for side in ("A", "B"):
+            s = summarise(records, side)
+            parts.append(f"{side} {s.label} {s.wins}-{s.losses}-{s.draws} ({s.mean_margin:+.1f} a game)")
+        line = ", ".join(parts)
+        if self.settings.paired:
+            line += "; " + pair_line(records)
+        return line
 
 
-def run_match(settings: MatchSettings, jobs: int, runner: MoveRunner,
-              on_record: Callable[[dict], None]) -> None:
-    """Play every game, `jobs` at a time, handing each record to on_record as it finishes
-    (in the calling thread). On Ctrl-C, kills the running moves and re-raises. Games are
-    started as others finish, not queued up front: a long series costs no memory."""
+def run_match(factory_a: Callable, factory_b: Callable, settings: MatchSettings, *, jobs: int = 1,
+              on_record: Optional[Callable] = None, grace: float = DEFAULT_GRACE) -> MatchResult:
+    """Play every game of `settings`, `jobs` at a time, handing each GameRecord to
+    on_record as it finishes (in the calling thread). Games are started as others finish,
+    not queued up front. On Ctrl-C the moves running are killed and KeyboardInterrupt is
+    raised."""
+    factories = (factory_a, factory_b)
+    records = []
+
+    def finished(record: GameRecord) -> None:
+        records.append(record)
+        if on_record is not None:
+            on_record(record)
+
+    if jobs <= 1:
+        for game in range(1, settings.games + 1):
+            try:
+                finished(play_match_game(settings, game, factories, grace))
+            except BaseException:
+                stop_shared_runners()
+                raise
+    elif all(_charges_itself(factory) for factory in factories):
+        _run_in_threads(settings, factories, jobs, grace, finished)
+    else:
+        _run_in_processes(settings, factories, jobs, grace, finished)
+    records.sort(key=lambda record: record.game)
+    return MatchResult(settings, records)
+
+
+def _charges_itself(factory) -> bool:
+    """Whether the factory's players are programs run per move (CommandPlayer)."""
+    declared = getattr(factory, "charges_itself", None)
+    return declared if declared is not None else hasattr(factory(), "take_turn")
+
+
+def _run_in_threads(settings, factories, jobs, grace, finished) -> None:
     games = iter(range(1, settings.games + 1))
     running = set()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         try:
             while True:
                 for game in games:
-                    running.add(pool.submit(play_match_game, settings, game, runner))
+                    running.add(pool.submit(play_match_game, settings, game, factories, grace))
                     if len(running) == jobs:
                         break
                 if not running:
                     return
                 done, running = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
-                    on_record(future.result())
+                    finished(future.result())
         except BaseException:
-            runner.stop()
+            stop_shared_runners()
             for future in running:
                 future.cancel()
             raise
+
+
+def _run_in_processes(settings, factories, jobs, grace, finished) -> None:
+    """One game per worker process at a time; results come back through a queue that the
+    main thread waits on in short steps, so that Ctrl-C reaches it at once."""
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
+                                          else "spawn")
+    results = queue.Queue()
+    pool = context.Pool(jobs, initializer=_worker_start)
+    try:
+        games = iter(range(1, settings.games + 1))
+        pending = 0
+        while True:
+            for game in games:
+                pool.apply_async(play_match_game, (settings, game, factories, grace),
+                                 callback=lambda record: results.put((record, None)),
+                                 error_callback=lambda error: results.put((None, error)))
+                pending += 1
+                if pending == jobs:
+                    break
+            if not pending:
+                break
+            while True:
+                try:
+                    record, error = results.get(timeout=0.2)
+                    break
+                except queue.Empty:
+                    continue
+            pending -= 1
+            if error is not None:
+                raise error
+            finished(record)
+        pool.close()
+    finally:
+        pool.terminate()   # SIGTERM: each worker kills the moves it is running (see _worker_start)
+        pool.join()
+
+
+def _worker_start() -> None:
+    """In a match's worker process: Ctrl-C is the parent's to handle, and SIGTERM (the
+    parent's terminate) kills the moves this worker runs before it goes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _worker_stop)
+
+
+def _worker_stop(signum, frame) -> None:
+    stop_shared_runners()
+    raise SystemExit(128 + signum)

@@ -7,9 +7,9 @@ import os
 import random
 import sys
 
-from agent.arena.agents import agent_spec, files_named
+from agent.arena.agents import PlayerSpec, files_named
 from agent.arena.match import MatchSettings, run_match
-from agent.arena.process import MoveRunner, SetupFailed, stop_signals_interrupt
+from agent.arena.process import SetupFailed, stop_signals_interrupt
 from agent.arena.records import describe_clocks, plural
 from agent.arena.stats import colour_lines, pair_line, report_table
 
@@ -28,9 +28,10 @@ def run(args) -> int:
         print(f"fruit-rage match: --seed must have at most 18 digits (got {len(str(abs(args.seed)))})",
               file=sys.stderr)
         return 2
-    for label in (args.agent_a, args.agent_b):
+    specs = [PlayerSpec(label, args.in_process, args.grace) for label in (args.agent_a, args.agent_b)]
+    for spec in specs:
         try:
-            agent_spec(label)
+            spec.check()
         except ValueError as error:
             print(f"fruit-rage match: {error}", file=sys.stderr)
             return 2
@@ -46,8 +47,7 @@ def run(args) -> int:
             print(f"fruit-rage match: cannot write --out {args.out}: {error.strerror}", file=sys.stderr)
             return 1
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    settings = MatchSettings((args.agent_a, args.agent_b), args.games, args.size, args.types,
-                             args.time, seed, args.paired, args.time_b)
+    settings = MatchSettings(args.games, args.size, args.types, args.time, seed, args.paired, args.time_b)
     games = plural(args.games, "game")
     if args.paired:
         games += f" ({plural(args.games // 2, 'board')}, each played twice)"
@@ -57,7 +57,8 @@ def run(args) -> int:
     records = []
     progress = Progress(settings.games, sys.stderr)
 
-    def finished(record: dict) -> None:
+    def finished(game) -> None:
+        record = game.to_json()
         records.append(record)
         if out is not None:
             out.write(record)
@@ -66,7 +67,7 @@ def run(args) -> int:
     interrupted, failure = False, None
     try:
         with stop_signals_interrupt():   # SIGTERM, SIGHUP: as Ctrl-C, the finished games reported
-            run_match(settings, args.jobs, MoveRunner(grace=args.grace), finished)
+            run_match(*specs, settings, jobs=args.jobs, on_record=finished, grace=args.grace)
     except KeyboardInterrupt:
         interrupted = True
     except RecordsFile.WriteFailed as error:

@@ -8,14 +8,14 @@ import random
 import sys
 import time
 
-from agent.arena.agents import agent_spec
 from agent.arena.display import render_board, typed_input, use_colour
-from agent.arena.process import MoveRunner, SetupFailed, stop_signals_interrupt
+from agent.arena.process import SetupFailed, stop_signals_interrupt
 from agent.arena.records import plural
-from agent.arena.referee import CommandPlayer, Move, play_game
-from agent.rules import legal_cell, move_name, play, random_board
+from agent.arena.referee import CommandPlayer, Turn, play_game
+from agent.board import Board
+from agent.rules import legal_cell, move_name, play
 
-HUMAN, AGENT = 0, 1
+HUMAN, AGENT = "A", "B"
 QUIT_WORDS = ("q", "quit", "exit")
 
 
@@ -25,13 +25,13 @@ class Quit(Exception):
 
 def run(args) -> int:
     try:
-        agent_spec(args.agent)
+        agent = CommandPlayer(args.agent)
     except ValueError as error:
         print(f"fruit-rage play: {error}", file=sys.stderr)
         return 2
     try:
         with stop_signals_interrupt():   # a closed terminal must not leave the agent's move running
-            play_human_game(args, typed_input(sys.stdin), sys.stdout)
+            play_human_game(args, typed_input(sys.stdin), sys.stdout, agent)
     except KeyboardInterrupt:
         print("\ninterrupted: game abandoned")
         return 130
@@ -41,23 +41,24 @@ def run(args) -> int:
     return 0
 
 
-def play_human_game(args, stdin, stdout) -> None:
+def play_human_game(args, stdin, stdout, agent=None) -> None:
+    agent = agent or CommandPlayer(args.agent)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     rng = random.Random(seed)
-    first = rng.randrange(2) if args.first == "random" else {"you": HUMAN, "agent": AGENT}[args.first]
-    grid = random_board(seed, args.size, args.types)
+    first = rng.choice((HUMAN, AGENT)) if args.first == "random" else {"you": HUMAN, "agent": AGENT}[args.first]
+    board = Board.random(seed, args.size, args.types)
+    grid = board.rows
     colour = use_colour(stdout)
-    names = ("you", f"agent ({args.agent})")
-    players = (HumanPlayer(stdin, stdout, colour), CommandPlayer(agent_spec(args.agent), MoveRunner()))
+    names = {HUMAN: "you", AGENT: f"agent ({args.agent})"}
     stdout.write(f"Fruit Rage, {args.size}x{args.size}, {plural(args.types, 'type')}, {args.time:g} s each, "
-                 f"seed {seed}. {('You move', 'The agent moves')[first]} first. "
+                 f"seed {seed}. {'You move' if first == HUMAN else 'The agent moves'} first. "
                  f"Type a cell such as B3 to take its group; q quits.\n")
     if first == AGENT:  # the person's turns show the board; the agent's first move needs it too
         stdout.write("\n" + render_board(grid, colour=colour) + "\n")
 
-    def show(player: int, move: Move, result) -> None:
+    def show(player: str, move: Turn, result) -> None:
         if move.fault is not None:
-            stdout.write(f"{names[player].capitalize()} {('lose', 'loses')[player]}: {move.reason}\n")
+            stdout.write(f"{names[player].capitalize()} {'lose' if player == HUMAN else 'loses'}: {move.reason}\n")
             return
         took = f"{move.seconds:.1f} s" if player == HUMAN else f"{move.seconds:.2f} s CPU"
         stdout.write(f"{names[player].capitalize()} played {move.name}: {math.isqrt(move.points)} fruit, "
@@ -66,7 +67,8 @@ def play_human_game(args, stdin, stdout) -> None:
                      f"Clock: you {result.clocks[HUMAN]:.1f} s, agent {result.clocks[AGENT]:.1f} s\n")
 
     try:
-        result = play_game(players, grid, args.types, (args.time, args.time), first, on_move=show)
+        result = play_game(HumanPlayer(stdin, stdout, colour), agent, board, (args.time, args.time),
+                           first, on_move=show)
     except Quit:
         stdout.write("\nGame abandoned.\n")
         return
@@ -82,7 +84,8 @@ class HumanPlayer:
     def __init__(self, stdin, stdout, colour: bool):
         self.stdin, self.stdout, self.colour = stdin, stdout, colour
 
-    def __call__(self, grid, types: int, time_left: float) -> Move:
+    def take_turn(self, board: Board, time_left: float) -> Turn:
+        grid = board.rows
         started = time.monotonic()
         self.stdout.write("\n" + render_board(grid, colour=self.colour) + "\n")
         while True:
@@ -100,4 +103,4 @@ class HumanPlayer:
                 self.stdout.write(f"  {error}; try again.\n")
                 continue
             next_grid, points = play(grid, cell)
-            return Move(time.monotonic() - started, move_name(cell), next_grid, points)
+            return Turn(time.monotonic() - started, move_name(cell), next_grid, points)

@@ -2,42 +2,98 @@
 is charged to the mover's clock, a clock at zero or below loses, an invalid answer loses,
 and at the end the higher score wins, equal scores going to the player with more time left.
 
-A player is any callable (grid, types, time_left) -> Move: a command agent run as its own
-process (CommandPlayer) or, in `fruit-rage play`, a person at the terminal.
+A player is an in-process Player (`choose(board, clock_left) -> Move`, see agent.players),
+charged the CPU its call uses, or one that takes its own turns and charges itself
+(`take_turn(board, clock_left) -> Turn`): a program run as its own process per move
+(CommandPlayer) or, in `fruit-rage play`, a person at the terminal.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from agent.arena.agents import AgentSpec
+from agent.arena.agents import AgentSpec, agent_spec
+from agent.arena.inprocess import timed_choose
 from agent.arena.process import MoveRunner
+from agent.board import Board, Move
 from agent.gamefile import format_input, format_input_seconds, parse_output
-from agent.rules import is_empty, legal_cell, play
+from agent.rules import legal_cell, play
 
 FAULT_TIME = "time"
 FAULT_INVALID = "invalid"
+SIDES = ("A", "B")
+DEFAULT_GRACE = 10.0   # wall seconds a move may run past its clock before it is stopped
 
 
 @dataclass(frozen=True)
-class Move:
+class Turn:
     """What a turn produced: a legal move with its next grid, or the fault that loses."""
     seconds: float                 # charged to the mover's clock
-    name: Optional[str] = None     # as the player wrote it, e.g. "G8"
+    name: Optional[str] = None     # the move as the player gave it, e.g. "G8"
     grid: Optional[tuple] = None   # the grid after the move
     points: int = 0
     fault: Optional[str] = None    # FAULT_TIME, FAULT_INVALID or None
     reason: str = ""               # why it loses
+    depth: Optional[int] = None    # the player's search depth, when it reports one
+    value: Optional[int] = None    # and the value it expected
 
 
 @dataclass
-class GameResult:
-    moves: list = field(default_factory=list)   # (player index, Move), in order
-    scores: list = field(default_factory=lambda: [0, 0])
-    clocks: list = field(default_factory=list)
-    winner: Optional[int] = None                # None: a draw
+class GameRecord:
+    """A game: who played, the start, every turn, and the result. `to_json()` is the
+    record that `fruit-rage match --out` writes, one per line."""
+    agents: tuple                  # the players' names, A then B
+    first: str                     # "A" or "B"
+    board: tuple                   # the starting rows
+    types: int
+    start_clocks: tuple            # A's and B's clocks at the start, CPU seconds
+    turns: list = field(default_factory=list)   # (side, Turn), in order
+    scores: dict = field(default_factory=lambda: {"A": 0, "B": 0})
+    clocks: dict = field(default_factory=dict)  # left at the end (so far, during a game)
+    winner: Optional[str] = None   # "A", "B", or None for a draw
     reason: str = ""
-    fault: Optional[str] = None                 # the loser's fault; None when decided by score
+    fault: Optional[str] = None    # the loser's fault; None when decided by score
+    game: Optional[int] = None     # its number in a match, from 1
+    seed: Optional[int] = None     # the seed its board was drawn from
+    pair: Optional[int] = None     # the board's number in a paired match
+
+    @property
+    def margin(self) -> int:
+        """A's score minus B's."""
+        return self.scores["A"] - self.scores["B"]
+
+    def to_json(self) -> dict:
+        record = {
+            "game": self.game,
+            "seed": self.seed,
+            "size": len(self.board),
+            "types": self.types,
+            "time": self.start_clocks[0],
+            "agents": dict(zip(SIDES, self.agents)),
+            "first": self.first,
+            "board": list(self.board),
+            "moves": [_turn_record(side, turn) for side, turn in self.turns],
+            "scores": dict(self.scores),
+            "clocks": {side: round(clock, 6) for side, clock in self.clocks.items()},
+            "winner": self.winner,
+            "reason": self.reason,
+            "fault": self.fault,
+        }
+        if self.start_clocks[1] != self.start_clocks[0]:
+            record["time_b"] = self.start_clocks[1]
+        if self.pair is not None:
+            record["pair"] = self.pair
+        return record
+
+
+def _turn_record(side: str, turn: Turn) -> dict:
+    record = {"player": side, "move": turn.name, "cpu": round(turn.seconds, 6), "points": turn.points}
+    if turn.depth is not None:
+        record.update(depth=turn.depth, value=turn.value)
+    if turn.fault is not None:
+        record.update(fault=turn.fault, reason=turn.reason)
+    return record
 
 
 def check_output(grid, text: str) -> tuple:
@@ -60,28 +116,87 @@ def check_output(grid, text: str) -> tuple:
 
 
 class CommandPlayer:
-    """An agent command, run as a fresh process per move under the referee's clock."""
+    """A program in the input.txt/output.txt protocol, run as a fresh process per move
+    in a fresh folder, charged the CPU time that process uses. `command` is a built-in
+    name (ours, greedy, random, minimax3: the project's own programs) or a shell command.
+    ValueError at once when the command surely cannot run."""
 
-    def __init__(self, spec: AgentSpec, runner: MoveRunner):
-        self.spec = spec
-        self.runner = runner
+    def __init__(self, command, name: Optional[str] = None, runner: Optional[MoveRunner] = None,
+                 grace: float = DEFAULT_GRACE):
+        self.spec = command if isinstance(command, AgentSpec) else agent_spec(command)
+        self.name = name or self.spec.label
+        self.runner = runner or shared_runner(grace)
 
-    def __call__(self, grid, types: int, time_left: float) -> Move:
-        if format_input_seconds(time_left) == "0":  # the agent would read no time at all
-            return Move(0.0, fault=FAULT_TIME,
-                        reason=f"ran out of time: {time_left:.1e} s left, below input.txt's microsecond")
-        run = self.runner.run(self.spec.command, self.spec.shell, format_input(grid, types, time_left),
-                              time_left, env=self.spec.env)
+    def choose(self, board: Board, clock_left: float) -> Move:
+        """The program's move; RuntimeError saying why when its answer loses the game."""
+        turn = self.take_turn(board, clock_left)
+        if turn.fault is not None:
+            raise RuntimeError(f"{self.name}: {turn.reason}")
+        return Move.from_name(turn.name)
+
+    def take_turn(self, board: Board, clock_left: float) -> Turn:
+        grid = board.rows
+        if format_input_seconds(clock_left) == "0":  # the agent would read no time at all
+            return Turn(0.0, fault=FAULT_TIME,
+                        reason=f"ran out of time: {clock_left:.1e} s left, below input.txt's microsecond")
+        run = self.runner.run(self.spec.command, self.spec.shell, format_input(grid, board.types, clock_left),
+                              clock_left, env=self.spec.env)
         if run.killed:
-            return Move(run.cpu, fault=FAULT_TIME,
+            return Turn(run.cpu, fault=FAULT_TIME,
                         reason=f"killed: still running {self.runner.grace:g} s after its time ran out")
         if run.output is None:
-            return Move(run.cpu, fault=FAULT_INVALID, reason=run.output_problem + _exit_detail(run))
+            return Turn(run.cpu, fault=FAULT_INVALID, reason=run.output_problem + _exit_detail(run))
         try:
             name, next_grid, points = check_output(grid, run.output)
         except ValueError as error:
-            return Move(run.cpu, fault=FAULT_INVALID, reason=str(error))
-        return Move(run.cpu, name, next_grid, points)
+            return Turn(run.cpu, fault=FAULT_INVALID, reason=str(error))
+        return Turn(run.cpu, name, next_grid, points)
+
+
+_shared_runners = {}   # grace -> the MoveRunner the CommandPlayers of this process share
+_shared_lock = threading.Lock()
+
+
+def shared_runner(grace: float) -> MoveRunner:
+    """The runner of this process's CommandPlayers with that grace: one place that can
+    stop every move they are running (stop_shared_runners)."""
+    with _shared_lock:
+        runner = _shared_runners.get(grace)
+        if runner is None:
+            runner = _shared_runners[grace] = MoveRunner(grace=grace)
+        return runner
+
+
+def stop_shared_runners() -> None:
+    """Kill every move the shared runners run (Ctrl-C in a match); later players get
+    fresh runners."""
+    with _shared_lock:
+        runners = list(_shared_runners.values())
+        _shared_runners.clear()
+    for runner in runners:
+        runner.stop()
+
+
+def take_turn(player, board: Board, clock_left: float, grace: float = DEFAULT_GRACE) -> Turn:
+    """`player`'s turn on `board`: through its own take_turn when it charges itself, else
+    as an in-process Player (see agent.arena.inprocess)."""
+    if hasattr(player, "take_turn"):
+        return player.take_turn(board, clock_left)
+    answer, cpu, stopped = timed_choose(player, board, clock_left, grace)
+    if stopped:
+        return Turn(cpu, fault=FAULT_TIME, reason=f"ran out of time: still thinking after {cpu:.3f} s CPU")
+    if isinstance(answer, Exception):
+        return Turn(cpu, fault=FAULT_INVALID, reason=f"raised {type(answer).__name__}: {answer}"[:300])
+    if not isinstance(answer, Move):
+        return Turn(cpu, fault=FAULT_INVALID,
+                    reason=f"answered {type(answer).__name__} {answer!r:.60}, not a Move")
+    try:
+        next_board, points = board.play(answer)
+    except ValueError as error:
+        return Turn(cpu, answer.name, fault=FAULT_INVALID, reason=f"illegal move: {error}")
+    report = getattr(player, "last_result", None)
+    return Turn(cpu, answer.name, next_board.rows, points,
+                depth=getattr(report, "depth", None), value=getattr(report, "value", None))
 
 
 def _exit_detail(run) -> str:
@@ -96,36 +211,48 @@ def _exit_detail(run) -> str:
     return f" ({what}: {run.stderr_tail})" if run.stderr_tail else f" ({what})"
 
 
-def play_game(players, grid, types: int, clocks, first: int,
-              on_move: Optional[Callable] = None) -> GameResult:
-    """Play `grid` out between players[0] and players[1], players[first] moving first,
-    each starting with its entry of `clocks` (CPU seconds).
-    on_move(player, move, result) is called after every turn, with the result so far."""
-    result = GameResult(clocks=list(clocks))
+def play_game(player_a, player_b, board: Board, clocks=(300.0, 300.0), first: str = "A",
+              on_move: Optional[Callable] = None, grace: float = DEFAULT_GRACE) -> GameRecord:
+    """Play `board` out between player_a (side A) and player_b (B), `first` moving first,
+    each starting with its entry of `clocks` (CPU seconds). on_move(side, turn, record)
+    is called after every turn, with the record so far."""
+    if first not in SIDES:
+        raise ValueError(f"first must be 'A' or 'B', not {first!r}")
+    players = dict(zip(SIDES, (player_a, player_b)))
+    record = GameRecord(agents=(_name(player_a), _name(player_b)), first=first, board=board.rows,
+                        types=board.types, start_clocks=tuple(clocks), clocks=dict(zip(SIDES, clocks)))
     mover = first
-    while not is_empty(grid):
-        move = players[mover](grid, types, result.clocks[mover])
-        result.clocks[mover] -= move.seconds
-        result.moves.append((mover, move))
+    while not board.is_over:
+        turn = take_turn(players[mover], board, record.clocks[mover], grace)
+        record.clocks[mover] -= turn.seconds
         # Past its time, what a move wrote no longer counts: an overrun with an empty or
         # garbled output.txt is a time loss, not an invalid move.
-        if move.fault != FAULT_TIME and result.clocks[mover] <= 0:
-            move = Move(move.seconds, move.name, fault=FAULT_TIME,
-                        reason=f"ran out of time: used {move.seconds:.3f} s with "
-                               f"{move.seconds + result.clocks[mover]:.3f} s left")
-            result.moves[-1] = (mover, move)
-        if move.fault is not None:
-            result.winner, result.fault, result.reason = 1 - mover, move.fault, move.reason
+        if turn.fault != FAULT_TIME and record.clocks[mover] <= 0:
+            turn = Turn(turn.seconds, turn.name, fault=FAULT_TIME,
+                        reason=f"ran out of time: used {turn.seconds:.3f} s with "
+                               f"{turn.seconds + record.clocks[mover]:.3f} s left")
+        record.turns.append((mover, turn))
+        if turn.fault is not None:
+            record.winner, record.fault, record.reason = _other(mover), turn.fault, turn.reason
         else:
-            grid = move.grid
-            result.scores[mover] += move.points
+            board = Board(turn.grid, board.types)
+            record.scores[mover] += turn.points
         if on_move is not None:
-            on_move(mover, move, result)
-        if move.fault is not None:
-            return result
-        mover = 1 - mover
-    result.winner, result.reason = decide(result.scores, result.clocks)
-    return result
+            on_move(mover, turn, record)
+        if turn.fault is not None:
+            return record
+        mover = _other(mover)
+    winner, record.reason = decide([record.scores[s] for s in SIDES], [record.clocks[s] for s in SIDES])
+    record.winner = None if winner is None else SIDES[winner]
+    return record
+
+
+def _other(side: str) -> str:
+    return "B" if side == "A" else "A"
+
+
+def _name(player) -> str:
+    return str(getattr(player, "name", None) or type(player).__name__)
 
 
 def decide(scores, clocks) -> tuple:

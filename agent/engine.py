@@ -1,0 +1,101 @@
+"""Searching a position from Python: `search(board, Limit(...)) -> SearchResult`.
+
+>>> from agent import Board, Limit, search
+>>> result = search(Board(["001", "122", "112"]), Limit(depth=9))
+>>> result.exact, result.value, result.move.name
+(True, 3, 'A1')
+>>> [move.name for move in result.pv]
+['A1', 'A3', 'B3', 'C3']
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+from agent.board import Board, Move
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How long a search may run: at most `cpu` seconds of process CPU time, to `depth`
+    plies, or until the iteration during which it has visited `nodes` nodes; whichever
+    comes first. Depth and nodes give the same search on any machine."""
+
+    cpu: Optional[float] = None
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+
+    def __post_init__(self):
+        if self.cpu is None and self.depth is None and self.nodes is None:
+            raise ValueError("a Limit needs cpu, depth or nodes")
+        if self.cpu is not None and not (self.cpu > 0 and math.isfinite(self.cpu)):
+            raise ValueError(f"Limit.cpu must be a positive number of seconds, not {self.cpu!r}")
+        for name in ("depth", "nodes"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, int) and value >= 1):
+                raise ValueError(f"Limit.{name} must be a whole number >= 1, not {value!r}")
+
+
+@dataclass(frozen=True)
+class IterationInfo:
+    """One depth of iterative deepening."""
+
+    depth: int
+    value: int          # margin expected with best play, mover's view
+    move: Move
+    exact: bool         # the value is the true final margin
+    nodes: int
+    cpu: float          # seconds this depth took
+    completed: bool     # False: cut off by the clock, its move a proven improvement
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found: the move, its value (the mover's expected margin over the
+    rest of the game), the deepest depth, whether that value is exact (the game was
+    searched to its end), the nodes visited, the principal variation and every
+    iteration."""
+
+    move: Move
+    value: int
+    depth: int
+    exact: bool
+    nodes: int
+    pv: tuple
+    iterations: tuple
+    tt_hit_rate: float
+
+
+def search(board: Board, limit: Limit, *, opponent: str = "best") -> SearchResult:
+    """The agent's search of `board` within `limit`. `opponent="greedy"` searches as if
+    the opponent always took a largest group (see `fruit-rage move --opponent`)."""
+    from agent import timing
+
+    now = time.process_time()
+    end = now + limit.cpu if limit.cpu is not None else math.inf
+    return run_search(board, timing.Budget(now, end, end, False), opponent=opponent,
+                      max_depth=limit.depth, max_nodes=limit.nodes)
+
+
+def run_search(board: Board, budget, *, opponent: str = "best", max_depth: Optional[int] = None,
+               max_nodes: Optional[int] = None, tt_bits: int = 20) -> SearchResult:
+    """`search` under a time policy's Budget (agent.timing) instead of a Limit."""
+    from agent.search import search_options, think
+
+    if board.is_over:
+        raise ValueError("the board is empty: there is no move to search")
+    searched = []
+    decision = think(board.core(), budget, tt_bits=tt_bits,
+                     report=lambda iteration, searcher: searched.append(searcher),
+                     searcher_options=search_options(board.size, opponent == "greedy"),
+                     max_depth=max_depth, max_nodes=max_nodes)
+    pv = searched[-1].principal_variation(decision.depth) if searched else []
+    return SearchResult(
+        move=Move(*decision.move), value=decision.value, depth=decision.depth,
+        exact=decision.exact, nodes=decision.nodes,
+        pv=tuple(Move(*cell) for cell in pv) or (Move(*decision.move),),
+        iterations=tuple(IterationInfo(i.depth, i.value, Move(*i.move), i.exact, i.nodes, i.cpu,
+                                       i.completed) for i in decision.iterations),
+        tt_hit_rate=decision.tt_hit_rate)

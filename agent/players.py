@@ -1,0 +1,161 @@
+"""Players: anything with `name` and `choose(board, clock_left) -> Move`.
+
+The built-ins are the agent (`SearchPlayer`), the three baselines (`GreedyPlayer`,
+`RandomPlayer`, `Minimax3Player`) and `CommandPlayer`, any program that speaks the
+input.txt/output.txt protocol. A player of your own needs nothing more than the two
+names:
+
+>>> from agent import Board, Move
+>>> class FirstGroupPlayer:
+...     name = "first-group"
+...     def choose(self, board, clock_left):
+...         return board.legal_moves()[0]
+>>> FirstGroupPlayer().choose(Board(["01", "21"]), 10.0).name
+'A1'
+
+`play_game` and `run_match` charge an in-process player the process CPU time its
+`choose` uses, as a referee charges a program, and take the game from a player that
+raises, overruns its clock or answers with something that is not a move.
+"""
+from __future__ import annotations
+
+import time
+from typing import Optional, Protocol
+
+from agent.board import Board, Move
+
+
+class Player(Protocol):
+    """The player protocol: a `name` for records and tables, and a move for a board given
+    the CPU seconds left on the player's clock."""
+
+    name: str
+
+    def choose(self, board: Board, clock_left: float) -> Move:
+        ...
+
+
+class SearchPlayer:
+    """The agent: iterative-deepening alpha-beta under the time policy, as `fruit-rage
+    move` plays. `limit` (an agent.Limit) replaces the time policy with a fixed depth,
+    node count or CPU time per move; `opponent="greedy"` models a greedy opponent.
+    After each move, `last_result` holds the SearchResult (depth, value, ...)."""
+
+    def __init__(self, limit=None, *, opponent: str = "best", name: Optional[str] = None):
+        if opponent not in ("best", "greedy"):
+            raise ValueError(f"opponent must be 'best' or 'greedy', not {opponent!r}")
+        self.limit = limit
+        self.opponent = opponent
+        self.name = name or ("ours" if limit is None and opponent == "best" else _limit_name(limit, opponent))
+        self.last_result = None
+
+    def choose(self, board: Board, clock_left: float) -> Move:
+        from agent.engine import run_search, search
+
+        if self.limit is not None:
+            self.last_result = search(board, self.limit, opponent=self.opponent)
+        else:
+            from agent.player import in_process_budget, table_bits
+            from agent.calibration import DEFAULT_NODES_PER_SECOND
+
+            budget = in_process_budget(board.core(), clock_left, time.process_time())
+            bits = table_bits(DEFAULT_NODES_PER_SECOND * (budget.maximum - budget.start))
+            self.last_result = run_search(board, budget, opponent=self.opponent, tt_bits=bits)
+        return self.last_result.move
+
+    def __repr__(self) -> str:
+        return f"SearchPlayer(limit={self.limit!r}, opponent={self.opponent!r})"
+
+
+def _limit_name(limit, opponent: str) -> str:
+    parts = [] if limit is None else [f"{key}={value:g}" for key, value in
+                                      (("cpu", limit.cpu), ("depth", limit.depth), ("nodes", limit.nodes))
+                                      if value is not None]
+    if opponent != "best":
+        parts.append(f"opponent={opponent}")
+    return "ours(" + ",".join(parts) + ")"
+
+
+class GreedyPlayer:
+    """A largest group (the first in reading order on ties)."""
+
+    name = "greedy"
+
+    def choose(self, board: Board, clock_left: float) -> Move:
+        from agent.baselines import greedy_move
+
+        return Move(*greedy_move(board.rows))
+
+
+class RandomPlayer:
+    """A random group, seeded by the position (so matches replay exactly), or by `seed`."""
+
+    name = "random"
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def choose(self, board: Board, clock_left: float) -> Move:
+        from agent.baselines import random_move
+
+        return Move(*random_move(board.rows, clock_left, self.seed))
+
+
+class Minimax3Player:
+    """Plain minimax, no alpha-beta, depth 3, shallower when short of time (the original
+    grading opponent)."""
+
+    name = "minimax3"
+
+    def choose(self, board: Board, clock_left: float) -> Move:
+        from agent.baselines import minimax3_move
+
+        return Move(*minimax3_move(board.rows, clock_left, in_process=True))
+
+
+BUILT_IN_PLAYERS = {"ours": SearchPlayer, "greedy": GreedyPlayer, "random": RandomPlayer,
+                    "minimax3": Minimax3Player}
+
+
+def player_from_name(name: str) -> Player:
+    """A built-in in-process player by its name: ours, greedy, random or minimax3."""
+    try:
+        return BUILT_IN_PLAYERS[name]()
+    except KeyError:
+        raise ValueError(f"no built-in player {name!r} (there are {', '.join(BUILT_IN_PLAYERS)})") from None
+
+
+def player_from_python(text: str) -> Player:
+    """The player that `py:package.module:factory` names: the factory, called with no
+    arguments. ValueError saying what is wrong when it cannot be had."""
+    import importlib
+
+    spec = text[len("py:"):] if text.startswith("py:") else text
+    module_name, sep, attribute = spec.partition(":")
+    if not (module_name and sep and attribute):
+        raise ValueError(f"{text!r}: expected py:package.module:factory")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"{text!r}: cannot import {module_name}: {error}") from None
+    except Exception as error:  # the user's module failed while importing
+        raise ValueError(f"{text!r}: importing {module_name} raised {type(error).__name__}: {error}") from None
+    factory = module
+    for part in attribute.split("."):
+        factory = getattr(factory, part, None)
+        if factory is None:
+            raise ValueError(f"{text!r}: {module_name} has no {attribute}")
+    if not callable(factory):
+        raise ValueError(f"{text!r}: {attribute} is not callable")
+    try:
+        player = factory()
+    except Exception as error:
+        raise ValueError(f"{text!r}: {attribute}() raised {type(error).__name__}: {error}") from None
+    if not callable(getattr(player, "choose", None)):
+        raise ValueError(f"{text!r}: {attribute}() gave {type(player).__name__}, which has no choose(board, clock_left)")
+    if not isinstance(getattr(player, "name", None), str):
+        try:
+            player.name = text
+        except AttributeError:
+            pass
+    return player

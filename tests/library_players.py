@@ -1,0 +1,68 @@
+"""Players of a user's own, for the tests of in-process play: each misbehaves in one way.
+Loaded by name, as `py:library_players:NAME`, with tests/ on the import path."""
+import time
+
+from agent import Move
+
+
+class CpuBurner:
+    """Burns `seconds` of CPU, then takes the first group."""
+
+    name = "burner"
+
+    def __init__(self, seconds: float = 0.3):
+        self.seconds = seconds
+
+    def choose(self, board, clock_left):
+        start = time.process_time()
+        while time.process_time() - start < self.seconds:
+            pass
+        return board.legal_moves()[0]
+
+
+class Raiser:
+    name = "raiser"
+
+    def choose(self, board, clock_left):
+        raise RuntimeError("a bug in the player")
+
+
+class Spinner:
+    """Never answers, and swallows every Exception on the way."""
+
+    name = "spinner"
+
+    def choose(self, board, clock_left):
+        while True:
+            try:
+                sum(range(1000))
+            except Exception:
+                pass
+
+
+class Sleeper:
+    name = "sleeper"
+
+    def choose(self, board, clock_left):
+        time.sleep(3600)
+
+
+class EmptyCell:
+    """Answers a hole when there is one, else the first group."""
+
+    name = "empty-cell"
+
+    def choose(self, board, clock_left):
+        holes = [Move(r, c) for r, row in enumerate(board.rows) for c, ch in enumerate(row) if ch == "*"]
+        return holes[0] if holes else board.legal_moves()[0]
+
+
+class NotAMove:
+    name = "not-a-move"
+
+    def choose(self, board, clock_left):
+        return "A1"
+
+
+def broken_factory():
+    raise ValueError("no player today")
