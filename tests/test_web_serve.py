@@ -1,0 +1,164 @@
+"""`fruit-rage serve` as a program: a real uvicorn process on 127.0.0.1, its options and
+its refusals. `running_server` is shared with the load and browser tests."""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+from starlette.testclient import TestClient
+
+from agent.web import serve
+
+PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STARTUP_SECONDS = 30
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def children(pid: int) -> list:
+    """The processes whose parent is `pid` (the pool's workers of a server)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                continue
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def serve_command(*args) -> list:
+    return [sys.executable, "-m", "agent.web", *map(str, args)]
+
+
+@contextlib.contextmanager
+def running_server(*args, log_path):
+    """(base URL, process) of `python -m agent.web` on a free 127.0.0.1 port, its output
+    in `log_path` (a Path); stopped with Ctrl-C (SIGINT) on leaving, killed if it does not stop."""
+    port = free_port()
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(serve_command("--port", port, *args), cwd=PROJECT_ROOT,
+                                   stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while True:
+            try:
+                if httpx.get(base + "/api/options", timeout=5).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not start: {log_path.read_text()}")
+            time.sleep(0.1)
+        yield base, process
+    finally:
+        stop(process)
+
+
+def stop(process) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def test_the_server_answers_and_stops_on_ctrl_c_with_its_workers(tmp_path):
+    with running_server(log_path=tmp_path / "log") as (base, process):
+        page = httpx.get(base + "/", timeout=10)
+        game = httpx.post(base + "/api/games", json={"size": 4, "opponent": "random", "first": "agent"}, timeout=10)
+        moved = httpx.post(f"{base}/api/games/{game.json()['id']}/agent-move", timeout=30)
+        workers = children(process.pid)
+        stop(process)
+    assert page.status_code == 200 and moved.status_code == 200 and moved.json()["turn"] == "you"
+    assert workers and process.returncode == 0
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in workers)
+    assert "Traceback" not in (tmp_path / "log").read_text()
+
+
+def test_a_foreign_host_header_is_refused_by_the_running_server(tmp_path):
+    with running_server(log_path=tmp_path / "log") as (base, _):
+        foreign = httpx.get(base + "/api/options", headers={"host": "rebound.example:8000"}, timeout=10)
+        local = httpx.get(base + "/api/options", headers={"host": "localhost:8000"}, timeout=10)
+    assert foreign.status_code == 400 and "loopback" in foreign.json()["error"]
+    assert local.status_code == 200
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--records", "/no/such/folder"], "fruit-rage serve: --records /no/such/folder: not a folder"),
+    (["--records", __file__], "not a folder"),
+    (["--port", "70000"], "argument --port: must be 0..65535, got 70000"),
+    (["--port", "http"], "argument --port: not an integer: 'http'"),
+])
+def test_bad_options_exit_2_with_a_message(args, message):
+    done = subprocess.run(serve_command(*args), cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 2 and message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_port_in_use_is_a_message_and_a_failure(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        done = subprocess.run(serve_command("--port", taken.getsockname()[1]), cwd=PROJECT_ROOT,
+                              capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode != 0 and "address already in use" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def served_app(monkeypatch, host: str):
+    """(the app `serve.run` hands uvicorn for --host `host`, what uvicorn was told)."""
+    import uvicorn
+
+    told = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: told.update(app=app, **options))
+    assert serve.run(argparse.Namespace(host=host, port=0, records=None)) == 0
+    return told["app"], told
+
+
+def test_listening_beyond_this_machine_warns_and_takes_any_host_name(monkeypatch, capsys):
+    app, told = served_app(monkeypatch, "0.0.0.0")
+    assert "warning: listening on 0.0.0.0: anyone who can reach this machine" in capsys.readouterr().err
+    assert told["host"] == "0.0.0.0"
+    with TestClient(app, base_url="http://fruit.example.org") as client:
+        assert client.get("/api/options").status_code == 200
+
+
+@pytest.mark.parametrize("host, base", [("127.0.0.1", "http://127.0.0.1:8000"), ("localhost", "http://localhost"),
+                                        ("::1", "http://[::1]:8000"), ("127.0.0.2", "http://127.0.0.2")])
+def test_a_loopback_server_warns_not_and_knows_its_own_names(monkeypatch, capsys, host, base):
+    app, _ = served_app(monkeypatch, host)
+    assert "warning" not in capsys.readouterr().err
+    with TestClient(app, base_url=base) as client:
+        assert client.get("/api/options").status_code == 200
+    with TestClient(app, base_url="http://rebound.example") as client:
+        assert client.get("/api/options").status_code == 400
