@@ -82,7 +82,7 @@ def search(board: Board, limit: Limit, *, opponent: str = "best") -> SearchResul
 def run_search(board: Board, budget, *, opponent: str = "best", max_depth: Optional[int] = None,
                max_nodes: Optional[int] = None, tt_bits: int = 20) -> SearchResult:
     """`search` under a time policy's Budget (agent.timing) instead of a Limit."""
-    from agent.search import search_options, think
+    from agent.deepening import search_options, think
 
     if board.is_over:
         raise ValueError("the board is empty: there is no move to search")

@@ -7,7 +7,7 @@ from agent import timing
 from agent._core import Board
 from agent.calibration import Calibration, load
 from agent.rules import move_name
-from agent.search import search_options, think
+from agent.deepening import search_options, think
 
 TT_BITS_RANGE = (12, 22)    # 2^22 entries of 16 bytes = 64 MiB, the memory ceiling
 

@@ -102,7 +102,9 @@ def test_a_move_imports_only_what_it_uses(tmp_path):
     loaded = set(done.stdout.split())
     assert "agent._core" in loaded and (tmp_path / "output.txt").exists()
     assert not loaded & {"os", "argparse", "numpy", "agent.arena", "agent.cli", "random", "math",
-                          "__future__", "encodings.ascii"}
+                          "__future__", "encodings.ascii", "dataclasses", "typing", "agent.board",
+                          "agent.engine", "agent.players", "dask", "distributed", "starlette",
+                          "uvicorn", "rich"}
 
 
 def test_bytecode_is_written_even_where_python_is_told_not_to(tmp_path, monkeypatch):

@@ -2,6 +2,7 @@
 matches, held to the reference rules and to the command-line programs."""
 from __future__ import annotations
 
+import importlib
 import os
 import random
 import subprocess
@@ -16,7 +17,7 @@ from agent import rules
 from agent._core import Board as CoreBoard, Searcher
 from agent.arena.agents import PlayerSpec
 from agent.arena.referee import FAULT_INVALID, FAULT_TIME
-from agent.search import search_options
+from agent.deepening import search_options
 from arena_helpers import PROJECT_ROOT
 from fruit_helpers import random_grid
 import library_players
@@ -30,6 +31,8 @@ def test_every_public_name_is_exported_and_documented():
         assert value.__doc__, name
     with pytest.raises(AttributeError):
         agent.no_such_name
+    importlib.import_module("agent.deepening")  # a submodule of the move path shadows no public name
+    assert agent.search.__module__ == "agent.engine"
 
 
 def test_board_groups_and_play_agree_with_the_rules():

@@ -9,7 +9,7 @@ from agent import rules, timing
 from agent._core import (EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE, MODEL_GREEDY, ORDER_ALL,
                          Board, Searcher)
 from agent.baselines import greedy_move
-from agent.search import search_options, think
+from agent.deepening import search_options, think
 from fruit_helpers import random_grid
 
 
@@ -207,10 +207,10 @@ class SearcherOutOfMemoryFrom:
 
 
 def test_no_memory_for_a_deeper_iteration_plays_the_move_found(monkeypatch):
-    import agent.search
+    import agent.deepening
 
-    real = agent.search.new_searcher
-    monkeypatch.setattr(agent.search, "new_searcher",
+    real = agent.deepening.new_searcher
+    monkeypatch.setattr(agent.deepening, "new_searcher",
                         lambda *args: SearcherOutOfMemoryFrom(real(*args), depth=3))
     grid = random_grid(random.Random(4), 12, 4)
     now = time.process_time()

@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 from agent import rules  # noqa: E402
 from agent._core import Board, Searcher  # noqa: E402
 from agent.gamefile import format_output, parse_input  # noqa: E402
-from agent.search import search_options  # noqa: E402
+from agent.deepening import search_options  # noqa: E402
 from fruit_helpers import random_grid  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
