@@ -14,7 +14,7 @@ import random
 import signal
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
-from typing import Callable, Optional
+from typing import Callable, Iterable, Optional
 
 from agent.arena.referee import DEFAULT_GRACE, GameRecord, play_game, stop_shared_runners
 from agent.board import Board
@@ -99,30 +99,38 @@ class MatchResult:
 
 
 def run_match(factory_a: Callable, factory_b: Callable, settings: MatchSettings, *, jobs: int = 1,
-              on_record: Optional[Callable] = None, grace: float = DEFAULT_GRACE) -> MatchResult:
-    """Play every game of `settings`, `jobs` at a time, handing each GameRecord to
-    on_record as it finishes (in the calling thread). Games are started as others finish,
-    not queued up front. On Ctrl-C the moves running are killed and KeyboardInterrupt is
-    raised."""
+              on_record: Optional[Callable] = None, grace: float = DEFAULT_GRACE,
+              games: Optional[Iterable[int]] = None, cluster: Optional[str] = None) -> MatchResult:
+    """Play the games of `settings` (or only the game numbers in `games`), `jobs` at a
+    time or on the Dask cluster at address `cluster`, handing each GameRecord to
+    on_record as it finishes (in the calling thread). on_record may return False to stop
+    the match there (a sequential test that has decided): the games still running are
+    abandoned. Games are started as others finish, not queued up front. On Ctrl-C the
+    moves running are killed and KeyboardInterrupt is raised."""
     factories = (factory_a, factory_b)
+    numbers = iter(range(1, settings.games + 1) if games is None else games)
     records = []
 
-    def finished(record: GameRecord) -> None:
+    def finished(record: GameRecord) -> bool:
         records.append(record)
-        if on_record is not None:
-            on_record(record)
+        return on_record is None or on_record(record) is not False
 
-    if jobs <= 1:
-        for game in range(1, settings.games + 1):
-            try:
-                finished(play_match_game(settings, game, factories, grace))
-            except BaseException:
-                stop_shared_runners()
-                raise
+    if cluster is not None:
+        from agent.arena.cluster import run_on_cluster
+
+        run_on_cluster(cluster, settings, factories, grace, numbers, finished)
+    elif jobs <= 1:
+        try:
+            for game in numbers:
+                if not finished(play_match_game(settings, game, factories, grace)):
+                    break
+        except BaseException:
+            stop_shared_runners()
+            raise
     elif all(_charges_itself(factory) for factory in factories):
-        _run_in_threads(settings, factories, jobs, grace, finished)
+        _run_in_threads(settings, factories, jobs, grace, numbers, finished)
     else:
-        _run_in_processes(settings, factories, jobs, grace, finished)
+        _run_in_processes(settings, factories, jobs, grace, numbers, finished)
     records.sort(key=lambda record: record.game)
     return MatchResult(settings, records)
 
@@ -133,29 +141,32 @@ def _charges_itself(factory) -> bool:
     return declared if declared is not None else hasattr(factory(), "take_turn")
 
 
-def _run_in_threads(settings, factories, jobs, grace, finished) -> None:
-    games = iter(range(1, settings.games + 1))
+def _run_in_threads(settings, factories, jobs, grace, numbers, finished) -> None:
     running = set()
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        try:
-            while True:
-                for game in games:
-                    running.add(pool.submit(play_match_game, settings, game, factories, grace))
-                    if len(running) == jobs:
-                        break
-                if not running:
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        while True:
+            for game in numbers:
+                running.add(pool.submit(play_match_game, settings, game, factories, grace))
+                if len(running) == jobs:
+                    break
+            if not running:
+                return
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                if not finished(future.result()):
+                    stop_shared_runners()
                     return
-                done, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    finished(future.result())
-        except BaseException:
-            stop_shared_runners()
-            for future in running:
-                future.cancel()
-            raise
+    except BaseException:
+        stop_shared_runners()
+        raise
+    finally:
+        for future in running:
+            future.cancel()
+        pool.shutdown(wait=True)
 
 
-def _run_in_processes(settings, factories, jobs, grace, finished) -> None:
+def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> None:
     """One game per worker process at a time; results come back through a queue that the
     main thread waits on in short steps, so that Ctrl-C reaches it at once."""
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
@@ -163,10 +174,9 @@ def _run_in_processes(settings, factories, jobs, grace, finished) -> None:
     results = queue.Queue()
     pool = context.Pool(jobs, initializer=_worker_start)
     try:
-        games = iter(range(1, settings.games + 1))
         pending = 0
         while True:
-            for game in games:
+            for game in numbers:
                 pool.apply_async(play_match_game, (settings, game, factories, grace),
                                  callback=lambda record: results.put((record, None)),
                                  error_callback=lambda error: results.put((None, error)))
@@ -184,7 +194,8 @@ def _run_in_processes(settings, factories, jobs, grace, finished) -> None:
             pending -= 1
             if error is not None:
                 raise error
-            finished(record)
+            if not finished(record):
+                break
         pool.close()
     finally:
         pool.terminate()   # SIGTERM: each worker kills the moves it is running (see _worker_start)
