@@ -4,6 +4,7 @@
 tests' helpers, one folder up."""
 import os
 import random
+import subprocess
 import sys
 
 import pytest
@@ -34,3 +35,25 @@ BOARDS = {
 @pytest.fixture(params=list(BOARDS), scope="module")
 def board_case(request):
     return request.param, BOARDS[request.param]()
+
+
+@pytest.fixture(params=["quiet", "busy"])
+def machine_load(request):
+    """"quiet", or "busy": a process of the benchmark's own spinning on another core than
+    the one the benchmark is pinned to, for as long as the test runs. Figures taken on a
+    busy machine are what a referee that runs two agents at once would see."""
+    if request.param == "quiet":
+        yield "quiet"
+        return
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        pytest.skip("one CPU available: no other core to keep busy")
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        os.sched_setaffinity(spinner.pid, {cpus[1]})
+        os.sched_setaffinity(0, {cpus[0]})
+        yield "busy"
+    finally:
+        os.sched_setaffinity(0, cpus)
+        spinner.kill()
+        spinner.wait()

@@ -7,10 +7,10 @@ from agent import launch, timing
 from agent._core import Board
 from agent.gamefile import format_input
 from agent.rules import random_board
-from agent.search import think
+from agent.deepening import think
 
 
-def test_search_one_second(benchmark, board_case):
+def test_search_one_second(benchmark, board_case, machine_load):
     name, grid = board_case
     decisions = []
 
@@ -24,9 +24,9 @@ def test_search_one_second(benchmark, board_case):
     completed = [i for i in decision.iterations if i.completed]
     seconds = sum(i.cpu for i in decision.iterations)
     rate = decision.nodes / seconds
-    benchmark.extra_info.update(board=name, nodes_per_second=round(rate),
+    benchmark.extra_info.update(board=name, load=machine_load, nodes_per_second=round(rate),
                                 depth_completed=completed[-1].depth, tt_hit_rate=decision.tt_hit_rate)
-    print(f"\n{name:18s} {rate:10,.0f} nodes/s  depth {completed[-1].depth} in 1 s"
+    print(f"\n{name:18s} {machine_load:5s} {rate:10,.0f} nodes/s  depth {completed[-1].depth} in 1 s"
           f"  TT hit rate {decision.tt_hit_rate:.1%}")
 
 
