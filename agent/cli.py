@@ -105,8 +105,13 @@ def _add_match(sub) -> None:
     p.add_argument("--paired", action="store_true",
                    help="play every board twice, each agent moving first once, and report "
                         "pairs won on total score (--games must be even)")
-    p.add_argument("--out", default=None,
-                   help="write one JSON line per game to this file (replacing what it held)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--out", default=None,
+                     help="write one JSON line per game to this file (replacing what it held)")
+    out.add_argument("--resume", default=None, metavar="F.jsonl",
+                     help="go on with the match whose games F.jsonl holds, appending the rest to it "
+                          "(give the same arguments; the seed is taken from the file); a last line "
+                          "cut short is dropped and its game played again")
     p.add_argument("--grace", type=_clock_seconds, default=10.0,
                    help="kill a move still running this many seconds after its time ran out (default: 10)")
     p.add_argument("--in-process", action="store_true",

@@ -11,6 +11,7 @@ from agent.arena.agents import PlayerSpec, files_named
 from agent.arena.match import MatchSettings, run_match
 from agent.arena.process import SetupFailed, stop_signals_interrupt
 from agent.arena.records import describe_clocks, plural
+from agent.arena.resume import ResumeError, check_same_match, cut_back, read_finished, seed_of
 from agent.arena.stats import colour_lines, pair_line, report_table
 
 
@@ -35,27 +36,51 @@ def run(args) -> int:
         except ValueError as error:
             print(f"fruit-rage match: {error}", file=sys.stderr)
             return 2
-    problem = args.out is not None and _out_problem(args.out, (args.agent_a, args.agent_b))
+    out_path = args.resume or args.out
+    out_option = f"--resume {args.resume}" if args.resume else f"--out {args.out}"
+    problem = out_path is not None and _out_problem(out_path, (args.agent_a, args.agent_b))
     if problem:
         print(f"fruit-rage match: {problem}", file=sys.stderr)
         return 2
-    out = None
-    if args.out is not None:
+    done, kept = [], 0
+    seed = args.seed
+    if args.resume:
         try:
-            out = RecordsFile(args.out)
-        except OSError as error:
-            print(f"fruit-rage match: cannot write --out {args.out}: {error.strerror}", file=sys.stderr)
-            return 1
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+            done, kept = read_finished(args.resume)
+            seed = seed if seed is not None else seed_of(done)
+        except ResumeError as error:
+            print(f"fruit-rage match: --resume {error}", file=sys.stderr)
+            return 2
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
     settings = MatchSettings(args.games, args.size, args.types, args.time, seed, args.paired, args.time_b)
+    if args.resume:
+        try:
+            check_same_match(args.resume, done, settings, (args.agent_a, args.agent_b))
+        except ResumeError as error:
+            print(f"fruit-rage match: --resume {error}", file=sys.stderr)
+            return 2
+        done = list({record["game"]: record for record in reversed(done)}.values())  # first copy wins
+    out = None
+    if out_path is not None:
+        try:
+            out = RecordsFile(out_path, append_after=kept if args.resume else None)
+        except OSError as error:
+            print(f"fruit-rage match: cannot write {out_option}: {error.strerror}", file=sys.stderr)
+            return 1
     games = plural(args.games, "game")
     if args.paired:
         games += f" ({plural(args.games // 2, 'board')}, each played twice)"
     print(f"{args.agent_a} (A) vs {args.agent_b} (B): {games} on {args.size}x{args.size} "
           f"boards of {args.types} types, {describe_clocks(args.time, args.time_b)}, seed {seed}",
           flush=True)
-    records = []
+    if done:
+        print(f"resuming {args.resume}: {plural(len(done), 'game')} already played", flush=True)
+    records = sorted(done, key=lambda record: record["game"])
     progress = Progress(settings.games, sys.stderr)
+    for record in records:
+        progress.won[record["winner"]] += 1
+    remaining = [game for game in range(1, settings.games + 1) if game not in {r["game"] for r in records}]
 
     def finished(game) -> None:
         record = game.to_json()
@@ -67,11 +92,12 @@ def run(args) -> int:
     interrupted, failure = False, None
     try:
         with stop_signals_interrupt():   # SIGTERM, SIGHUP: as Ctrl-C, the finished games reported
-            run_match(*specs, settings, jobs=args.jobs, on_record=finished, grace=args.grace)
+            run_match(*specs, settings, jobs=args.jobs, on_record=finished, grace=args.grace,
+                      games=remaining)
     except KeyboardInterrupt:
         interrupted = True
     except RecordsFile.WriteFailed as error:
-        failure = f"fruit-rage match: cannot write --out {args.out}: {error}; match stopped"
+        failure = f"fruit-rage match: cannot write {out_option}: {error}; match stopped"
     except SetupFailed as error:
         failure = f"fruit-rage match: {error}; match stopped"
     finally:
@@ -110,8 +136,14 @@ class RecordsFile:
     class WriteFailed(Exception):
         pass
 
-    def __init__(self, path: str):
-        self.handle = open(path, "w", encoding="utf-8")
+    def __init__(self, path: str, append_after=None):
+        """Replaces the file's contents, or with `append_after`, keeps that many bytes of it
+        (the whole lines of a match being resumed) and appends."""
+        if append_after is None:
+            self.handle = open(path, "w", encoding="utf-8")
+        else:
+            cut_back(path, append_after)
+            self.handle = open(path, "a", encoding="utf-8")
 
     def write(self, record: dict) -> None:
         try:
