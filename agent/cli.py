@@ -92,7 +92,8 @@ def _add_match(sub) -> None:
     p.add_argument("agent_a", metavar="A", help="the first agent: ours, greedy, random, minimax3, "
                                                   "py:module:factory or a shell command")
     p.add_argument("agent_b", metavar="B", help="the second agent, named the same ways")
-    p.add_argument("--games", type=_positive_int, default=10, help="number of games (default: 10)")
+    p.add_argument("--games", type=_positive_int, default=None,
+                   help="number of games (default: 10; with --sprt or --sprt-margin, at most 2000)")
     p.add_argument("--size", type=_board_size, default=10, help="board side n (default: 10)")
     p.add_argument("--types", type=_fruit_types, default=4, help="fruit types p (default: 4)")
     p.add_argument("--time", type=_clock_seconds, default=300.0,
@@ -114,6 +115,18 @@ def _add_match(sub) -> None:
                           "cut short is dropped and its game played again")
     p.add_argument("--grace", type=_clock_seconds, default=10.0,
                    help="kill a move still running this many seconds after its time ran out (default: 10)")
+    sprt = p.add_mutually_exclusive_group()
+    sprt.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"), default=None,
+                      help="stop as soon as a pentanomial GSPRT (logistic Elo, as fastchess and "
+                           "fishtest) accepts H0: Elo <= ELO0 or H1: Elo >= ELO1 (needs --paired)")
+    sprt.add_argument("--sprt-margin", nargs=2, type=float, metavar=("M0", "M1"), default=None,
+                      help="stop as soon as a GSPRT on the mean pair margin accepts H0: margin <= M0 "
+                           "or H1: margin >= M1 points (needs --paired); sharper than --sprt here, "
+                           "since most pairs split one game each")
+    p.add_argument("--alpha", type=_number(float, 0, 0.5, above_low=True), default=0.05,
+                   help="the sequential test's chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)")
+    p.add_argument("--beta", type=_number(float, 0, 0.5, above_low=True), default=0.05,
+                   help="its chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)")
     p.add_argument("--in-process", action="store_true",
                    help="play the built-in agents (ours, greedy, random, minimax3) inside a worker "
                         "process, charged the CPU their moves use, instead of a fresh process per "

@@ -12,6 +12,9 @@ from agent.arena.match import MatchSettings, run_match
 from agent.arena.process import SetupFailed, stop_signals_interrupt
 from agent.arena.records import describe_clocks, plural
 from agent.arena.resume import ResumeError, check_same_match, cut_back, read_finished, seed_of
+from agent.arena.paired_stats import paired_stats
+from agent.arena.pairs import PairCollector
+from agent.arena.sprt import EloSprt, MarginSprt
 from agent.arena.stats import colour_lines, pair_line, report_table
 
 
@@ -20,7 +23,23 @@ from agent.arena.stats import colour_lines, pair_line, report_table
 SEED_LIMIT = 10 ** 18
 
 
+DEFAULT_GAMES, DEFAULT_SEQUENTIAL_GAMES = 10, 2000
+
+
 def run(args) -> int:
+    sequential = args.sprt or args.sprt_margin
+    if args.games is None:
+        args.games = DEFAULT_SEQUENTIAL_GAMES if sequential else DEFAULT_GAMES
+    if sequential and not args.paired:
+        print("fruit-rage match: a sequential test (--sprt, --sprt-margin) reads pairs: add --paired",
+              file=sys.stderr)
+        return 2
+    try:
+        test = (EloSprt(*args.sprt, alpha=args.alpha, beta=args.beta) if args.sprt else
+                MarginSprt(*args.sprt_margin, alpha=args.alpha, beta=args.beta) if args.sprt_margin else None)
+    except ValueError as error:
+        print(f"fruit-rage match: {error}", file=sys.stderr)
+        return 2
     if args.paired and args.games % 2:
         print(f"fruit-rage match: --paired plays every board twice, so --games must be even "
               f"(got {args.games})", file=sys.stderr)
@@ -78,16 +97,28 @@ def run(args) -> int:
         print(f"resuming {args.resume}: {plural(len(done), 'game')} already played", flush=True)
     records = sorted(done, key=lambda record: record["game"])
     progress = Progress(settings.games, sys.stderr)
+    pairs = PairCollector() if args.paired else None
+    decision = [None]    # the sequential test's latest result
     for record in records:
         progress.won[record["winner"]] += 1
+        if pairs is not None:
+            pairs.add(record)
+    if test is not None and pairs.pairs:
+        decision[0] = test.result(pairs.pairs)
     remaining = [game for game in range(1, settings.games + 1) if game not in {r["game"] for r in records}]
+    if decision[0] is not None and decision[0].verdict is not None:
+        remaining = []    # the resumed match had already decided
 
-    def finished(game) -> None:
+    def finished(game) -> bool:
         record = game.to_json()
         records.append(record)
         if out is not None:
             out.write(record)
+        if pairs is not None and pairs.add(record) is not None and test is not None:
+            decision[0] = test.result(pairs.pairs)
+            progress.note = f"LLR {decision[0].llr:+.2f} ({decision[0].lower:.2f}, {decision[0].upper:.2f})"
         progress.update(record)
+        return decision[0] is None or decision[0].verdict is None
 
     interrupted, failure = False, None
     try:
@@ -115,6 +146,10 @@ def run(args) -> int:
         print("\n".join(colour_lines(records)))
         if args.paired:
             print(pair_line(records))
+            print("\n".join(paired_stats(pairs.pairs).lines()))
+    if decision[0] is not None:
+        print(f"SPRT ({decision[0].statistic}): {decision[0].describe()}, after "
+              f"{plural(decision[0].pairs, 'pair')}")
     return 130 if interrupted else 1 if failure else 0
 
 
@@ -168,13 +203,14 @@ class Progress:
         self.stream = stream   # None (stderr closed): no progress, the match goes on
         self.in_place = stream is not None and stream.isatty()
         self.won = {"A": 0, "B": 0, None: 0}   # games won by each side; None: drawn
+        self.note = ""                          # shown after the tallies (a running test)
 
     def update(self, record: dict) -> None:
         self.won[record["winner"]] += 1
         if self.stream is None:
             return
         line = (f"[{sum(self.won.values())}/{self.total}] A {self.won['A']} - B {self.won['B']} "
-                f"- draws {self.won[None]}")
+                f"- draws {self.won[None]}" + (f"  {self.note}" if self.note else ""))
         if self.in_place:
             self.stream.write("\r" + line)
         else:

@@ -1,4 +1,5 @@
-"""`match --resume`: a match killed mid-run goes on where it stopped, every game once."""
+"""`match --resume` (a match killed mid-run goes on where it stopped, every game once) and
+`match --sprt` / `--sprt-margin` (a paired match that stops at its verdict)."""
 from __future__ import annotations
 
 import json
@@ -88,3 +89,26 @@ def test_a_file_that_is_no_match_record_is_refused(tmp_path):
     done = fruit_rage("match", *MATCH, "--resume", path)
     assert done.returncode == 2 and "line 1 is not a game record" in done.stderr
     assert path.read_text() == "hello\n{}\n"
+
+
+@pytest.mark.parametrize("test, verdict", [(["--sprt-margin", "0", "10"], "H1 accepted"),
+                                           (["--sprt-margin", "1000", "1010"], "H0 accepted"),
+                                           (["--sprt", "0", "20"], "H1 accepted")])
+def test_a_sequential_match_stops_at_its_verdict(tmp_path, test, verdict):
+    out = tmp_path / "games.jsonl"
+    done = fruit_rage("match", "greedy", "random", "--in-process", "--paired", *test, "--size", "4",
+                      "--types", "3", "--time", "5", "--seed", "1", "--out", out)
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("SPRT"))
+    assert verdict in line and "LLR:" in line
+    pairs = int(line.split("after ")[1].split()[0])
+    recorded = out.read_text().splitlines()
+    assert 10 <= pairs < 1000 and len(recorded) == 2 * pairs   # stopped at once, every pair whole
+    assert f"Pairs: {pairs}," in done.stdout and "Ptnml(0-2):" in done.stdout
+
+
+def test_a_sequential_test_needs_pairs():
+    done = fruit_rage("match", "greedy", "random", "--sprt-margin", "0", "10")
+    assert done.returncode == 2 and "add --paired" in done.stderr
+    done = fruit_rage("match", "greedy", "random", "--paired", "--sprt", "5", "0")
+    assert done.returncode == 2 and "elo0 (5) must be a number below elo1 (0)" in done.stderr
