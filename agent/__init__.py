@@ -10,6 +10,8 @@ The names below are loaded when first used (PEP 562), so the competition move, w
 imports this package, pays nothing for them.
 """
 
+__version__ = "0.2.0.dev0"
+
 _EXPORTS = {
     "Board": "agent.board",
     "Move": "agent.board",

@@ -191,6 +191,10 @@ class Board:
             raise ValueError(f"{move.name} is an empty cell")
         return move.cell
 
+    def __reduce__(self):
+        # pickled as its rows (to worker processes and cluster workers); the core is rebuilt there
+        return Board, (self._rows, self._types)
+
     def __str__(self) -> str:
         return "\n".join(self._rows)
 

@@ -115,6 +115,10 @@ def _add_match(sub) -> None:
                           "cut short is dropped and its game played again")
     p.add_argument("--grace", type=_clock_seconds, default=10.0,
                    help="kill a move still running this many seconds after its time ran out (default: 10)")
+    p.add_argument("--positions", default=None, metavar="FILE",
+                   help="start the games from these boards, in turn, instead of random ones: a file "
+                        "of positions in input.txt format, one after another, or a folder of "
+                        "input.txt files (such as io_samples); --size and --types are then unused")
     sprt = p.add_mutually_exclusive_group()
     sprt.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"), default=None,
                       help="stop as soon as a pentanomial GSPRT (logistic Elo, as fastchess and "

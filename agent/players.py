@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from typing import Optional, Protocol
 
+from agent import __version__
 from agent.board import Board, Move
 
 
@@ -48,6 +49,7 @@ class SearchPlayer:
         self.opponent = opponent
         self.name = name or ("ours" if limit is None and opponent == "best" else _limit_name(limit, opponent))
         self.last_result = None
+        self.version = __version__
 
     def choose(self, board: Board, clock_left: float) -> Move:
         from agent.engine import run_search, search
@@ -80,6 +82,7 @@ class GreedyPlayer:
     """A largest group (the first in reading order on ties)."""
 
     name = "greedy"
+    version = __version__
 
     def choose(self, board: Board, clock_left: float) -> Move:
         from agent.baselines import greedy_move
@@ -91,6 +94,7 @@ class RandomPlayer:
     """A random group, seeded by the position (so matches replay exactly), or by `seed`."""
 
     name = "random"
+    version = __version__
 
     def __init__(self, seed=None):
         self.seed = seed
@@ -106,6 +110,7 @@ class Minimax3Player:
     grading opponent)."""
 
     name = "minimax3"
+    version = __version__
 
     def choose(self, board: Board, clock_left: float) -> Move:
         from agent.baselines import minimax3_move

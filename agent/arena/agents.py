@@ -72,7 +72,7 @@ class PlayerSpec:
         return CommandPlayer(self.text, grace=self.grace)
 
 
-IN_PROCESS_NAMES = ("ours", *BASELINE_NAMES)
+IN_PROCESS_NAMES = BUILT_IN_NAMES = ("ours", *BASELINE_NAMES)
 
 
 # Words the shell runs itself, which no PATH lookup finds.

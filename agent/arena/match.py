@@ -23,8 +23,9 @@ from agent.board import Board
 @dataclass(frozen=True)
 class MatchSettings:
     """What a match plays: `games` games on `size` x `size` boards of `types` fruit
-    types drawn from `seed`, `time` CPU seconds a player a game (A's, when `time_b` gives
-    B its own). `paired`: games 2k-1 and 2k share board k, each player moving first once."""
+    types drawn from `seed` (or the given `positions`, in turn), `time` CPU seconds a
+    player a game (A's, when `time_b` gives B its own). `paired`: games 2k-1 and 2k share
+    board k, each player moving first once."""
     games: int
     size: int
     types: int
@@ -32,6 +33,7 @@ class MatchSettings:
     seed: int = 1
     paired: bool = False
     time_b: Optional[float] = None
+    positions: Optional[tuple] = None   # starting Boards to use in turn instead of random ones
 
     def __post_init__(self):
         if self.paired and self.games % 2:
@@ -63,9 +65,15 @@ def play_match_game(settings: MatchSettings, game: int, factories: tuple,
     """Game `game` (from 1) of the match, with fresh players from the two factories."""
     board = board_number(settings, game)
     seed = game_seed(settings.seed, board)
-    record = play_game(factories[0](), factories[1](), Board.random(seed, settings.size, settings.types),
-                       settings.clocks, first_mover(settings.seed, game), grace=grace)
-    return replace(record, game=game, seed=seed, pair=board if settings.paired else None)
+    position = None
+    if settings.positions:
+        position = (board - 1) % len(settings.positions) + 1
+        start = settings.positions[position - 1]
+    else:
+        start = Board.random(seed, settings.size, settings.types)
+    record = play_game(factories[0](), factories[1](), start, settings.clocks,
+                       first_mover(settings.seed, game), grace=grace)
+    return replace(record, game=game, seed=seed, pair=board if settings.paired else None, position=position)
 
 
 @dataclass

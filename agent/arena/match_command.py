@@ -14,6 +14,7 @@ from agent.arena.records import describe_clocks, plural
 from agent.arena.resume import ResumeError, check_same_match, cut_back, read_finished, seed_of
 from agent.arena.paired_stats import paired_stats
 from agent.arena.pairs import PairCollector
+from agent.arena.positions import load_positions
 from agent.arena.sprt import EloSprt, MarginSprt
 from agent.arena.stats import colour_lines, pair_line, report_table
 
@@ -72,7 +73,15 @@ def run(args) -> int:
             return 2
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    settings = MatchSettings(args.games, args.size, args.types, args.time, seed, args.paired, args.time_b)
+    positions = None
+    if args.positions:
+        try:
+            positions = load_positions(args.positions)
+        except ValueError as error:
+            print(f"fruit-rage match: --positions {error}", file=sys.stderr)
+            return 2
+    settings = MatchSettings(args.games, args.size, args.types, args.time, seed, args.paired, args.time_b,
+                             positions)
     if args.resume:
         try:
             check_same_match(args.resume, done, settings, (args.agent_a, args.agent_b))
@@ -90,9 +99,10 @@ def run(args) -> int:
     games = plural(args.games, "game")
     if args.paired:
         games += f" ({plural(args.games // 2, 'board')}, each played twice)"
-    print(f"{args.agent_a} (A) vs {args.agent_b} (B): {games} on {args.size}x{args.size} "
-          f"boards of {args.types} types, {describe_clocks(args.time, args.time_b)}, seed {seed}",
-          flush=True)
+    boards = (f"{plural(len(positions), 'position')} from {args.positions}" if positions else
+              f"{args.size}x{args.size} boards of {args.types} types")
+    print(f"{args.agent_a} (A) vs {args.agent_b} (B): {games} on {boards}, "
+          f"{describe_clocks(args.time, args.time_b)}, seed {seed}", flush=True)
     if done:
         print(f"resuming {args.resume}: {plural(len(done), 'game')} already played", flush=True)
     records = sorted(done, key=lambda record: record["game"])

@@ -9,17 +9,20 @@ charged the CPU its call uses, or one that takes its own turns and charges itsel
 """
 from __future__ import annotations
 
+import datetime
 import threading
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from agent.arena.agents import AgentSpec, agent_spec
+from agent import __version__
+from agent.arena.agents import BUILT_IN_NAMES, AgentSpec, agent_spec
 from agent.arena.inprocess import timed_choose
 from agent.arena.process import MoveRunner
 from agent.board import Board, Move
 from agent.gamefile import format_input, format_input_seconds, parse_output
 from agent.rules import legal_cell, play
 
+RECORD_FORMAT = 2      # 2: "format", "date", "versions", and per move "depth"/"value" when reported
 FAULT_TIME = "time"
 FAULT_INVALID = "invalid"
 SIDES = ("A", "B")
@@ -54,9 +57,12 @@ class GameRecord:
     winner: Optional[str] = None   # "A", "B", or None for a draw
     reason: str = ""
     fault: Optional[str] = None    # the loser's fault; None when decided by score
+    versions: tuple = (None, None)  # each player's version when it is this project's
+    date: str = ""                 # when it ended, UTC, ISO 8601
     game: Optional[int] = None     # its number in a match, from 1
     seed: Optional[int] = None     # the seed its board was drawn from
     pair: Optional[int] = None     # the board's number in a paired match
+    position: Optional[int] = None  # which of the match's given positions it started from, from 1
 
     @property
     def margin(self) -> int:
@@ -65,12 +71,15 @@ class GameRecord:
 
     def to_json(self) -> dict:
         record = {
+            "format": RECORD_FORMAT,
+            "date": self.date,
             "game": self.game,
             "seed": self.seed,
             "size": len(self.board),
             "types": self.types,
             "time": self.start_clocks[0],
             "agents": dict(zip(SIDES, self.agents)),
+            "versions": dict(zip(SIDES, self.versions)),
             "first": self.first,
             "board": list(self.board),
             "moves": [_turn_record(side, turn) for side, turn in self.turns],
@@ -84,6 +93,8 @@ class GameRecord:
             record["time_b"] = self.start_clocks[1]
         if self.pair is not None:
             record["pair"] = self.pair
+        if self.position is not None:
+            record["position"] = self.position
         return record
 
 
@@ -126,6 +137,7 @@ class CommandPlayer:
         self.spec = command if isinstance(command, AgentSpec) else agent_spec(command)
         self.name = name or self.spec.label
         self.runner = runner or shared_runner(grace)
+        self.version = __version__ if self.spec.label in BUILT_IN_NAMES else None   # ours or a baseline
 
     def choose(self, board: Board, clock_left: float) -> Move:
         """The program's move; RuntimeError saying why when its answer loses the game."""
@@ -220,7 +232,8 @@ def play_game(player_a, player_b, board: Board, clocks=(300.0, 300.0), first: st
         raise ValueError(f"first must be 'A' or 'B', not {first!r}")
     players = dict(zip(SIDES, (player_a, player_b)))
     record = GameRecord(agents=(_name(player_a), _name(player_b)), first=first, board=board.rows,
-                        types=board.types, start_clocks=tuple(clocks), clocks=dict(zip(SIDES, clocks)))
+                        types=board.types, start_clocks=tuple(clocks), clocks=dict(zip(SIDES, clocks)),
+                        versions=(getattr(player_a, "version", None), getattr(player_b, "version", None)))
     mover = first
     while not board.is_over:
         turn = take_turn(players[mover], board, record.clocks[mover], grace)
@@ -240,10 +253,12 @@ def play_game(player_a, player_b, board: Board, clocks=(300.0, 300.0), first: st
         if on_move is not None:
             on_move(mover, turn, record)
         if turn.fault is not None:
-            return record
+            break
         mover = _other(mover)
-    winner, record.reason = decide([record.scores[s] for s in SIDES], [record.clocks[s] for s in SIDES])
-    record.winner = None if winner is None else SIDES[winner]
+    else:
+        winner, record.reason = decide([record.scores[s] for s in SIDES], [record.clocks[s] for s in SIDES])
+        record.winner = None if winner is None else SIDES[winner]
+    record.date = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     return record
 
 

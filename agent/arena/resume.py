@@ -57,11 +57,14 @@ def check_same_match(path: str, records: list, settings: MatchSettings, labels: 
     clocks = settings.clocks
     for record in records:
         game = record["game"]
-        expected = {
-            "seed": game_seed(settings.seed, board_number(settings, game)),
-            "size": settings.size, "types": settings.types, "time": clocks[0],
-            "agents": dict(zip("AB", labels)),
-        }
+        board = board_number(settings, game)
+        expected = {"seed": game_seed(settings.seed, board), "time": clocks[0],
+                    "agents": dict(zip("AB", labels))}
+        if settings.positions:
+            position = (board - 1) % len(settings.positions) + 1
+            expected.update(position=position, board=list(settings.positions[position - 1].rows))
+        else:
+            expected.update(size=settings.size, types=settings.types)
         actual = {key: record.get(key) for key in expected}
         if not 1 <= game <= settings.games:
             raise ResumeError(f"{path}: game {game} is not one of this match's {settings.games} games")
