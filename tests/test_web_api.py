@@ -6,6 +6,7 @@ import json
 import threading
 
 import pytest
+from arena_helpers import random_game_record
 from starlette.testclient import TestClient
 
 from agent.arena.phases import match_phases
@@ -14,7 +15,6 @@ from agent.board import Board, Move
 from agent.web.app import create_app
 from agent.web.bodies import JSON_BODY_LIMIT
 from agent.web.replays import MAX_RECORDS_BYTES
-from arena_helpers import random_game_record
 
 GAME = {"size": 5, "types": 3, "opponent": "greedy", "seed": 11}
 

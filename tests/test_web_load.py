@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+from test_web_serve import running_server
 
 from agent.board import Board, Move
-from test_web_serve import running_server
 
 GAMES = 20
 OPPONENTS = ("ours", "greedy", "random", "minimax3")
