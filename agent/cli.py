@@ -81,31 +81,24 @@ def _add_command(sub) -> None:
     p.set_defaults(handler="agent.launch")
 
 
+AGENT_KINDS = ("An agent is a built-in name (ours, greedy, random, minimax3), a Python player "
+               "py:package.module:factory (the factory, called with no arguments, returns an object "
+               "with name and choose(board, clock_left)), or a shell command that reads input.txt "
+               "and writes output.txt in its current folder.")
+
+
 def _add_match(sub) -> None:
     p = sub.add_parser("match", help="play games between two agents and report statistics",
-                       description="Referee games between agents A and B. An agent is a built-in "
-                                   "name (ours, greedy, random, minimax3), a Python player "
-                                   "py:package.module:factory (the factory, called with no "
-                                   "arguments, returns an object with name and choose(board, "
-                                   "clock_left)), or a shell command that reads input.txt and "
-                                   "writes output.txt in its current folder.")
+                       description="Referee games between agents A and B. " + AGENT_KINDS)
     p.add_argument("agent_a", metavar="A", help="the first agent: ours, greedy, random, minimax3, "
                                                   "py:module:factory or a shell command")
     p.add_argument("agent_b", metavar="B", help="the second agent, named the same ways")
     p.add_argument("--games", type=_positive_int, default=None,
                    help="number of games (default: 10; with --sprt or --sprt-margin, at most 2000)")
-    p.add_argument("--size", type=_board_size, default=10, help="board side n (default: 10)")
-    p.add_argument("--types", type=_fruit_types, default=4, help="fruit types p (default: 4)")
-    p.add_argument("--time", type=_clock_seconds, default=300.0,
-                   help="CPU seconds per player per game (default: 300)")
+    _add_game_options(p)
     p.add_argument("--time-b", type=_clock_seconds, default=None, metavar="TIME",
                    help="B's clock, for a time-odds match (default: --time); e.g. ours against "
                         "ours with twice the time shows what doubling the clock is worth")
-    p.add_argument("--seed", type=int, default=None, help="seed for the boards, at most 18 digits (default: random)")
-    p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel (default: 1)")
-    p.add_argument("--paired", action="store_true",
-                   help="play every board twice, each agent moving first once, and report "
-                        "pairs won on total score (--games must be even)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--out", default=None,
                      help="write one JSON line per game to this file (replacing what it held)")
@@ -113,12 +106,6 @@ def _add_match(sub) -> None:
                      help="go on with the match whose games F.jsonl holds, appending the rest to it "
                           "(give the same arguments; the seed is taken from the file); a last line "
                           "cut short is dropped and its game played again")
-    p.add_argument("--grace", type=_clock_seconds, default=10.0,
-                   help="kill a move still running this many seconds after its time ran out (default: 10)")
-    p.add_argument("--positions", default=None, metavar="FILE",
-                   help="start the games from these boards, in turn, instead of random ones: a file "
-                        "of positions in input.txt format, one after another, or a folder of "
-                        "input.txt files (such as io_samples); --size and --types are then unused")
     sprt = p.add_mutually_exclusive_group()
     sprt.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"), default=None,
                       help="stop as soon as a pentanomial GSPRT (logistic Elo, as fastchess and "
@@ -131,11 +118,48 @@ def _add_match(sub) -> None:
                    help="the sequential test's chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)")
     p.add_argument("--beta", type=_number(float, 0, 0.5, above_low=True), default=0.05,
                    help="its chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)")
+    p.set_defaults(handler="agent.arena.match_command")
+
+
+def _add_game_options(p) -> None:
+    """The options that say how games are played, shared by match and tournament."""
+    p.add_argument("--size", type=_board_size, default=10, help="board side n, 1..26 (default: 10)")
+    p.add_argument("--types", type=_fruit_types, default=4, help="fruit types p, 1..9 (default: 4)")
+    p.add_argument("--time", type=_clock_seconds, default=300.0,
+                   help="CPU seconds per player per game (default: 300)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the boards, at most 18 digits (default: random)")
+    p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel (default: 1)")
+    p.add_argument("--paired", action="store_true",
+                   help="play every board twice, each agent moving first once, and report "
+                        "pairs won on total score (--games must be even)")
+    p.add_argument("--grace", type=_clock_seconds, default=10.0,
+                   help="kill a move still running this many seconds after its time ran out (default: 10)")
+    p.add_argument("--positions", default=None, metavar="FILE",
+                   help="start the games from these boards, in turn, instead of random ones: a file "
+                        "of positions in input.txt format, one after another, or a folder of "
+                        "input.txt files (such as io_samples); --size and --types are then unused")
     p.add_argument("--in-process", action="store_true",
                    help="play the built-in agents (ours, greedy, random, minimax3) inside a worker "
                         "process, charged the CPU their moves use, instead of a fresh process per "
                         "move: no start-up is charged, and games run faster")
-    p.set_defaults(handler="agent.arena.match_command")
+    p.add_argument("--cluster", default=None, metavar="tcp://HOST:PORT",
+                   help="play the games on the workers of this Dask cluster (pip install "
+                        "'.[cluster]'; see docs/cluster.md) instead of --jobs local processes")
+
+
+def _add_tournament(sub) -> None:
+    p = sub.add_parser("tournament", help="a round robin or gauntlet of several agents, with a cross table",
+                       description="Play a match between every two of the agents (a round robin), or "
+                                   "between the first and each of the others (--gauntlet), and print a "
+                                   "cross table of mean margins. " + AGENT_KINDS)
+    p.add_argument("agents", metavar="AGENT", nargs="+", help="two or more agents")
+    p.add_argument("--gauntlet", action="store_true",
+                   help="only the first agent against each of the others")
+    p.add_argument("--games", type=_positive_int, default=10,
+                   help="games of each pairing (default: 10)")
+    _add_game_options(p)
+    p.add_argument("--out", default=None, help="write one JSON line per game of every pairing to this file")
+    p.set_defaults(handler="agent.arena.tournament_command")
 
 
 def _add_results_argument(p) -> None:
@@ -227,7 +251,7 @@ def build_parser():
     parser = argparse.ArgumentParser(prog="fruit-rage", description=DESCRIPTION)
     add_move_arguments(parser, BARE_PREFIX)
     sub = parser.add_subparsers(title="subcommands", metavar="COMMAND", dest="command")
-    for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_replay, _add_audit,
+    for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_tournament, _add_replay, _add_audit,
                 _add_phases, _add_play):
         add(sub)
     return parser

@@ -134,7 +134,7 @@ def run(args) -> int:
     try:
         with stop_signals_interrupt():   # SIGTERM, SIGHUP: as Ctrl-C, the finished games reported
             run_match(*specs, settings, jobs=args.jobs, on_record=finished, grace=args.grace,
-                      games=remaining)
+                      games=remaining, cluster=args.cluster)
     except KeyboardInterrupt:
         interrupted = True
     except RecordsFile.WriteFailed as error:
