@@ -162,3 +162,10 @@ def test_a_loopback_server_warns_not_and_knows_its_own_names(monkeypatch, capsys
         assert client.get("/api/options").status_code == 200
     with TestClient(app, base_url="http://rebound.example") as client:
         assert client.get("/api/options").status_code == 400
+
+
+def test_without_the_web_extra_the_message_says_what_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)    # import uvicorn now raises ImportError
+    assert serve.run(argparse.Namespace(host="127.0.0.1", port=0, records=None)) == 2
+    assert "uvicorn is missing: the page needs the web extra (pip install 'fruit-rage[web]')" in \
+        capsys.readouterr().err

@@ -7,6 +7,8 @@ import ipaddress
 import os
 import sys
 
+DESCRIPTION = ("Serve the browser page on http://HOST:PORT/: play the agent or another built-in "
+               "player, replay recorded matches and see where their games were won.")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 # The names a browser on this machine uses for a loopback server: any other Host header
@@ -26,7 +28,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    """Serve until Ctrl-C; 2 with a message for a --records that is not a folder."""
+    """Serve until Ctrl-C; 2 with a message for a --records that is not a folder or
+    without the web extra installed."""
     if args.records is not None and not os.path.isdir(args.records):
         print(f"fruit-rage serve: --records {args.records}: not a folder", file=sys.stderr)
         return 2
@@ -34,9 +37,14 @@ def run(args) -> int:
     if not loopback:
         print(f"fruit-rage serve: warning: listening on {args.host}: anyone who can reach this "
               f"machine can use the page and make it think; there is no login", file=sys.stderr)
-    import uvicorn
+    try:
+        import uvicorn
 
-    from agent.web.app import create_app
+        from agent.web.app import create_app
+    except ImportError as error:
+        print(f"fruit-rage serve: {error.name or error} is missing: the page needs the web extra "
+              f"(pip install 'fruit-rage[web]')", file=sys.stderr)
+        return 2
 
     app = create_app(records_dir=args.records, allowed_hosts=LOOPBACK_NAMES + [_bracketed(args.host)] if loopback else None)
     uvicorn.run(app, host=args.host, port=args.port, access_log=False, log_level="info")
@@ -68,7 +76,7 @@ def _port(text: str) -> int:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m agent.web", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m agent.web", description=DESCRIPTION)
     add_arguments(parser)
     try:
         return run(parser.parse_args(argv))
