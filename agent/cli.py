@@ -162,6 +162,29 @@ def _add_tournament(sub) -> None:
     p.set_defaults(handler="agent.arena.tournament_command")
 
 
+def _add_tune(sub) -> None:
+    p = sub.add_parser("tune", help="gate a candidate against a base with the pair-margin SPRT",
+                       description="Play CANDIDATE (with --param values given to its factory) against "
+                                   "BASE on paired boards until the sequential test on the mean pair "
+                                   "margin decides: H1 (keep the candidate) or H0 (reject it). "
+                                   + AGENT_KINDS)
+    p.add_argument("candidate", metavar="CANDIDATE", help="the player to test, e.g. py:my.module:factory")
+    p.add_argument("base", metavar="BASE", help="the player to test it against, e.g. ours")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a keyword argument for the candidate's factory (repeatable); values are "
+                        "Python literals where they parse as one, else text")
+    p.add_argument("--sprt-margin", nargs=2, type=float, metavar=("M0", "M1"), default=(0.0, 10.0),
+                   help="H0: mean pair margin <= M0, H1: >= M1 points (default: 0 10)")
+    p.add_argument("--alpha", type=_number(float, 0, 0.5, above_low=True), default=0.05,
+                   help="the chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)")
+    p.add_argument("--beta", type=_number(float, 0, 0.5, above_low=True), default=0.05,
+                   help="the chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)")
+    p.add_argument("--games", type=_positive_int, default=2000, help="games at most, even (default: 2000)")
+    p.add_argument("--verdict", default=None, metavar="F.json", help="write the verdict and its figures here")
+    _add_game_options(p)
+    p.set_defaults(handler="agent.arena.tune_command")
+
+
 def _add_results_argument(p) -> None:
     p.add_argument("results", metavar="RESULTS", help="a results .jsonl file written by match --out")
 
@@ -251,7 +274,7 @@ def build_parser():
     parser = argparse.ArgumentParser(prog="fruit-rage", description=DESCRIPTION)
     add_move_arguments(parser, BARE_PREFIX)
     sub = parser.add_subparsers(title="subcommands", metavar="COMMAND", dest="command")
-    for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_tournament, _add_replay, _add_audit,
+    for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_tournament, _add_tune, _add_replay, _add_audit,
                 _add_phases, _add_play):
         add(sub)
     return parser

@@ -38,13 +38,19 @@ class Player(Protocol):
 
 class SearchPlayer:
     """The agent: iterative-deepening alpha-beta under the time policy, as `fruit-rage
-    move` plays. `limit` (an agent.Limit) replaces the time policy with a fixed depth,
-    node count or CPU time per move; `opponent="greedy"` models a greedy opponent.
+    move` plays. `limit` (an agent.Limit, or its fields `depth`, `nodes`, `cpu` given
+    here) replaces the time policy with a fixed depth, node count or CPU time per move;
+    `opponent="greedy"` models a greedy opponent.
     After each move, `last_result` holds the SearchResult (depth, value, ...)."""
 
-    def __init__(self, limit=None, *, opponent: str = "best", name: Optional[str] = None):
+    def __init__(self, limit=None, *, depth: Optional[int] = None, nodes: Optional[int] = None,
+                 cpu: Optional[float] = None, opponent: str = "best", name: Optional[str] = None):
         if opponent not in ("best", "greedy"):
             raise ValueError(f"opponent must be 'best' or 'greedy', not {opponent!r}")
+        if limit is None and (depth, nodes, cpu) != (None, None, None):
+            from agent.engine import Limit
+
+            limit = Limit(cpu=cpu, depth=depth, nodes=nodes)
         self.limit = limit
         self.opponent = opponent
         self.name = name or ("ours" if limit is None and opponent == "best" else _limit_name(limit, opponent))
@@ -122,17 +128,20 @@ BUILT_IN_PLAYERS = {"ours": SearchPlayer, "greedy": GreedyPlayer, "random": Rand
                     "minimax3": Minimax3Player}
 
 
-def player_from_name(name: str) -> Player:
-    """A built-in in-process player by its name: ours, greedy, random or minimax3."""
+def player_from_name(name: str, **params) -> Player:
+    """A built-in in-process player by its name (ours, greedy, random or minimax3), made
+    with `params` (for ours, SearchPlayer's: depth, nodes, cpu, opponent)."""
+    if name not in BUILT_IN_PLAYERS:
+        raise ValueError(f"no built-in player {name!r} (there are {', '.join(BUILT_IN_PLAYERS)})")
     try:
-        return BUILT_IN_PLAYERS[name]()
-    except KeyError:
-        raise ValueError(f"no built-in player {name!r} (there are {', '.join(BUILT_IN_PLAYERS)})") from None
+        return BUILT_IN_PLAYERS[name](**params)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name} with {params}: {error}") from None
 
 
-def player_from_python(text: str) -> Player:
-    """The player that `py:package.module:factory` names: the factory, called with no
-    arguments. ValueError saying what is wrong when it cannot be had."""
+def player_from_python(text: str, **params) -> Player:
+    """The player that `py:package.module:factory` names: the factory, called with
+    `params` (none by default). ValueError saying what is wrong when it cannot be had."""
     import importlib
 
     spec = text[len("py:"):] if text.startswith("py:") else text
@@ -153,7 +162,7 @@ def player_from_python(text: str) -> Player:
     if not callable(factory):
         raise ValueError(f"{text!r}: {attribute} is not callable")
     try:
-        player = factory()
+        player = factory(**params)
     except Exception as error:
         raise ValueError(f"{text!r}: {attribute}() raised {type(error).__name__}: {error}") from None
     if not callable(getattr(player, "choose", None)):

@@ -16,7 +16,7 @@ def test_readme_examples():
     assert attempted > 10 and failed == 0
 
 
-@pytest.mark.parametrize("module", ["agent", "agent.board", "agent.engine", "agent.players"])
+@pytest.mark.parametrize("module", ["agent", "agent.board", "agent.engine", "agent.players", "agent.arena.tune"])
 def test_docstring_examples(module):
     failed, attempted = doctest.testmod(importlib.import_module(module), optionflags=FLAGS)
     assert attempted > 0 and failed == 0

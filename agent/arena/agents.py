@@ -47,6 +47,7 @@ class PlayerSpec:
     text: str
     in_process: bool = False
     grace: float = 10.0
+    params: tuple = ()          # (name, value) pairs for a Python player's factory or a built-in
 
     @property
     def charges_itself(self) -> bool:
@@ -60,13 +61,16 @@ class PlayerSpec:
         if self.text.startswith("py:"):
             from agent.players import player_from_python
 
-            return player_from_python(self.text)
+            return player_from_python(self.text, **dict(self.params))
         if self.in_process and self.text in IN_PROCESS_NAMES:
             from agent.players import player_from_name
 
-            player = player_from_name(self.text)
-            player.name = self.text
+            player = player_from_name(self.text, **dict(self.params))
+            if not self.params:
+                player.name = self.text
             return player
+        if self.params:
+            raise ValueError(f"{self.text}: parameters go to Python players and in-process built-ins only")
         from agent.arena.referee import CommandPlayer
 
         return CommandPlayer(self.text, grace=self.grace)

@@ -1,0 +1,84 @@
+"""`fruit-rage tune CANDIDATE BASE`: gate a candidate against a base with the margin SPRT
+(agent.arena.tune.gate) and write the verdict."""
+from __future__ import annotations
+
+import ast
+import json
+import random
+import sys
+
+from agent.arena.agents import PlayerSpec
+from agent.arena.match import MatchSettings
+from agent.arena.process import SetupFailed, stop_signals_interrupt
+from agent.arena.tune import gate
+
+
+def parse_param(text: str) -> tuple:
+    """`depth=3` -> ("depth", 3): a Python literal where it is one, else the text."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.isidentifier():
+        raise ValueError(f"--param {text!r}: expected NAME=VALUE, like depth=3")
+    try:
+        return name, ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        return name, value
+
+
+def run(args) -> int:
+    if args.games % 2:
+        print(f"fruit-rage tune: the boards are paired, so --games must be even (got {args.games})",
+              file=sys.stderr)
+        return 2
+    try:
+        params = tuple(parse_param(text) for text in args.param)
+        candidate = PlayerSpec(args.candidate, args.in_process, args.grace, params)
+        base = PlayerSpec(args.base, args.in_process, args.grace)
+        for spec in (candidate, base):
+            spec.check()
+    except ValueError as error:
+        print(f"fruit-rage tune: {error}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    settings = MatchSettings(args.games, args.size, args.types, args.time, seed, paired=True)
+    margin0, margin1 = args.sprt_margin
+    print(f"tune {args.candidate}{' ' + ' '.join(args.param) if args.param else ''} against {args.base}: "
+          f"H0 margin <= {margin0:g}, H1 >= {margin1:g}, at most {args.games // 2} pairs, seed {seed}",
+          flush=True)
+
+    at_terminal = sys.stderr is not None and sys.stderr.isatty()
+
+    def progress(result) -> None:
+        if sys.stderr is None:
+            return
+        if at_terminal:
+            print(f"\r[{result.pairs} pairs] {result.describe()}", end="", file=sys.stderr, flush=True)
+        elif result.pairs % 10 == 0 or result.verdict is not None:   # a log: a line now and then
+            print(f"[{result.pairs} pairs] {result.describe()}", file=sys.stderr, flush=True)
+
+    try:
+        with stop_signals_interrupt():
+            verdict = gate(candidate, base, settings, margin0=margin0, margin1=margin1, alpha=args.alpha,
+                           beta=args.beta, jobs=args.jobs, cluster=args.cluster, on_pair=progress)
+    except KeyboardInterrupt:
+        print("\nfruit-rage tune: interrupted", file=sys.stderr)
+        return 130
+    except SetupFailed as error:
+        print(f"\nfruit-rage tune: {error}; stopped", file=sys.stderr)
+        return 1
+    if at_terminal:
+        print(file=sys.stderr)
+    print("\n".join(verdict.stats.lines()))
+    state = ("undecided: the games ran out" if verdict.sprt is None or verdict.sprt.verdict is None
+             else "keep the candidate (H1)" if verdict.accepted else "reject the candidate (H0)")
+    print(f"verdict: {state}" + (f"; {verdict.sprt.describe()}" if verdict.sprt else ""))
+    if args.verdict:
+        record = {"candidate": args.candidate, "params": dict(params), "base": args.base,
+                  "seed": seed, **verdict.to_json()}
+        try:
+            with open(args.verdict, "w", encoding="utf-8") as handle:
+                json.dump(record, handle, indent=2)
+                handle.write("\n")
+        except OSError as error:
+            print(f"fruit-rage tune: cannot write --verdict {args.verdict}: {error.strerror}", file=sys.stderr)
+            return 1
+    return 0
