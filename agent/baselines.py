@@ -19,6 +19,9 @@ MINIMAX_DEPTH = 3
 # CPU expected for a move process's start-up and exit (python -m, the rules module and
 # the core), which the clock also charges.
 STARTUP_COST = 0.05
+# The time manager reads a search speed only for the table's size and the alpha-beta node
+# model of depth 4 and beyond, neither of which plain minimax to depth 3 has.
+MINIMAX_NODES_PER_SECOND = 1e5
 
 
 def random_move(grid, time_left: float, seed=None):
@@ -36,24 +39,27 @@ def minimax3_move(grid, time_left: float, startup: float = STARTUP_COST, in_proc
     """Iterative deepening 1..3 of plain minimax under the agent's time policy (agent.timing):
     no depth is started past the budget's optimum, and the search stops at its maximum;
     the deepest completed depth's move wins. `in_process`: the clock was not started with
-    this process (see agent.player.in_process_budget)."""
+    this process (see agent.timing.TimeManager.in_process)."""
     import agent._core as core  # only this baseline needs the compiled core
     from agent import timing
 
     board = core.Board(grid)
+    groups, now = board.group_count(), time.process_time()
     if in_process:
-        budget = timing.plan(time_left, board.group_count(), 0.0, 0.0).shifted(time.process_time())
+        manager = timing.TimeManager.in_process(time_left, groups, now, MINIMAX_NODES_PER_SECOND)
     else:
-        budget = timing.plan(time_left, board.group_count(), startup, time.process_time())
+        manager = timing.TimeManager.for_move_process(time_left, groups, startup, now, MINIMAX_NODES_PER_SECOND)
     searcher = core.Searcher(board, alpha_beta=False, eval_kind=core.EVAL_NONE)
     best = greedy_move(grid)
     for depth in range(1, MINIMAX_DEPTH + 1):
-        if depth > 1 and time.process_time() >= budget.optimum:
+        if depth > 1 and manager.should_stop(time.process_time()):
             break
-        result = searcher.search(depth, deadline=budget.maximum)
+        start = time.process_time()
+        result = searcher.search(depth, deadline=manager.deadline)
         if not result.completed:
             break
         best = tuple(result.move)
+        manager.update(time.process_time() - start, False)
     return best
 
 

@@ -4,7 +4,6 @@ import time
 
 from agent import timing
 from agent._core import INFINITE_VALUE, MODEL_GREEDY, Searcher
-from agent.calibration import DEFAULT_NODES_PER_SECOND
 
 ASPIRATION = 50          # first half-width of the window; margins are sums of squares
 
@@ -49,24 +48,17 @@ class Decision:
         self.tt_hit_rate = tt_hit_rate
 
 
-def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_time,
-          report=None, searcher_options=None,
-          nodes_per_second: float = DEFAULT_NODES_PER_SECOND, max_depth: int = None,
-          max_nodes: int = None) -> Decision:
-    """The best move for `board` within `budget`; `report(iteration, searcher)` is called
-    after every iteration (for --verbose); `nodes_per_second` is this machine's measured
-    search speed, for predicting what a deeper iteration costs. `max_depth` stops after
-    that depth, `max_nodes` after the iteration whose nodes reach that count (a limit that
-    replays the same search on any machine)."""
+def think(board, manager: timing.TimeManager, tt_bits: int = 20, clock=time.process_time,
+          report=None, searcher_options=None, max_depth: int = None, max_nodes: int = None) -> Decision:
+    """The best move for `board` within what `manager` (the time policy) allows;
+    `report(iteration, searcher)` is called after every iteration (for --verbose).
+    `max_depth` stops after that depth, `max_nodes` after the iteration whose nodes reach
+    that count (a limit that replays the same search on any machine)."""
     if searcher_options is None:
         searcher_options = search_options(board.n)
     searcher = new_searcher(board, tt_bits, searcher_options)
     nodes = probes = hits = 0
     iterations = []
-    stable = 0
-    root_moves = board.group_count()
-    # reduced late moves put the first dear depth later by their reduction (measured for 2)
-    first_dear_depth = timing.FULL_WIDTH_DEAR_DEPTH + searcher_options.get("reduction", 0)
     depth = 0
     while True:
         depth += 1
@@ -74,7 +66,7 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
         # The one-ply search has no deadline: it is a single enumeration, and it guarantees a move.
         try:
             result = _aspiration_search(searcher, depth, iterations[-1].value if iterations else None,
-                                        budget.maximum if depth > 1 else 1e300)
+                                        manager.deadline if depth > 1 else 1e300)
         except MemoryError:   # no room for a deeper iteration's move lists (a memory cap)
             if not iterations:
                 raise
@@ -90,17 +82,13 @@ def think(board, budget: timing.Budget, tt_bits: int = 20, clock=time.process_ti
                 if report:
                     report(iterations[-1], searcher)
             break
-        changed = bool(iterations) and result.move != iterations[-1].move
-        stable = 0 if changed else stable + 1
+        manager.update(cost, bool(iterations) and result.move != iterations[-1].move)
         iterations.append(Iteration(depth, result.value, result.move, result.exact,
                                     result.nodes, cost, True))
         if report:
             report(iterations[-1], searcher)
-        if result.exact or budget.instant or depth == max_depth or (max_nodes and nodes >= max_nodes):
-            break
-        costs = [iteration.cpu for iteration in iterations]  # all complete: a partial one ends the loop
-        next_cost = timing.predict_next_iteration(costs, root_moves, nodes_per_second, first_dear_depth)
-        if not timing.keep_searching(budget, clock(), next_cost, stable, changed):
+        if result.exact or depth == max_depth or (max_nodes and nodes >= max_nodes) \
+                or manager.should_stop(clock()):
             break
     return Decision(iterations, nodes, hits / probes if probes else 0.0)
 

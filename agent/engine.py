@@ -71,26 +71,32 @@ class SearchResult:
 def search(board: Board, limit: Limit, *, opponent: str = "best") -> SearchResult:
     """The agent's search of `board` within `limit`. `opponent="greedy"` searches as if
     the opponent always took a largest group (see `fruit-rage move --opponent`)."""
-    from agent import timing
+    from agent.timing import TimeManager
 
     now = time.process_time()
     end = now + limit.cpu if limit.cpu is not None else math.inf
-    return run_search(board, timing.Budget(now, end, end, False), opponent=opponent,
-                      max_depth=limit.depth, max_nodes=limit.nodes)
+    return run_search(board, lambda root_moves, speed, reduction: TimeManager.until(
+        now, end, root_moves, speed, reduction), opponent=opponent, max_depth=limit.depth,
+        max_nodes=limit.nodes, tt_bits=None if limit.cpu is not None else 20)
 
 
-def run_search(board: Board, budget, *, opponent: str = "best", max_depth: Optional[int] = None,
-               max_nodes: Optional[int] = None, tt_bits: int = 20) -> SearchResult:
-    """`search` under a time policy's Budget (agent.timing) instead of a Limit."""
+def run_search(board: Board, time_manager, *, opponent: str = "best", max_depth: Optional[int] = None,
+               max_nodes: Optional[int] = None, tt_bits: Optional[int] = None) -> SearchResult:
+    """`search` under a time policy: `time_manager(root_moves, nodes_per_second,
+    reduction)` makes the move's agent.timing.TimeManager; `tt_bits` None: the table the
+    manager sizes."""
+    from agent.calibration import DEFAULT_NODES_PER_SECOND
     from agent.deepening import search_options, think
 
     if board.is_over:
         raise ValueError("the board is empty: there is no move to search")
+    options = search_options(board.size, opponent == "greedy")
+    core = board.core()
+    manager = time_manager(core.group_count(), DEFAULT_NODES_PER_SECOND, options.get("reduction", 0))
     searched = []
-    decision = think(board.core(), budget, tt_bits=tt_bits,
+    decision = think(core, manager, tt_bits=manager.table_bits(time.process_time()) if tt_bits is None else tt_bits,
                      report=lambda iteration, searcher: searched.append(searcher),
-                     searcher_options=search_options(board.size, opponent == "greedy"),
-                     max_depth=max_depth, max_nodes=max_nodes)
+                     searcher_options=options, max_depth=max_depth, max_nodes=max_nodes)
     pv = searched[-1].principal_variation(decision.depth) if searched else []
     return SearchResult(
         move=Move(*decision.move), value=decision.value, depth=decision.depth,

@@ -55,11 +55,11 @@ def play_files(input_path: str, output_path: str, calibration_path=None, verbose
                greedy_opponent=False, depth=None) -> int:
     """The agent's move: input_path -> output_path."""
     def agent_choice(game) -> tuple:
+        from agent.calibration import load
         from agent.player import choose_move  # after parsing: a bad file costs no core load
 
-        calibration = calibration_path if calibration_path is not None else calibration_beside(input_path)
-        choice = choose_move(game, calibration_path=calibration, verbose=verbose,
-                             greedy_opponent=greedy_opponent, depth=depth)
+        path = calibration_path if calibration_path is not None else calibration_beside(input_path)
+        choice = choose_move(game, load(path), verbose=verbose, greedy_opponent=greedy_opponent, depth=depth)
         return choice.name, choice.next_grid
 
     return answer_files(input_path, output_path, agent_choice)

@@ -5,11 +5,9 @@ import time
 
 from agent import timing
 from agent._core import Board
-from agent.calibration import Calibration, load
-from agent.rules import move_name
+from agent.calibration import Calibration
 from agent.deepening import search_options, think
-
-TT_BITS_RANGE = (12, 22)    # 2^22 entries of 16 bytes = 64 MiB, the memory ceiling
+from agent.rules import move_name
 
 
 class Choice:
@@ -20,45 +18,33 @@ class Choice:
         self.next_grid = next_grid    # the board after the move and gravity
 
 
-def choose_move(game, calibration_path=None, verbose=False, clock=time.process_time,
+def choose_move(game, calibration: Calibration = None, verbose=False, clock=time.process_time,
                 greedy_opponent=False, depth=None) -> Choice:
-    """The move for `game`; `greedy_opponent`: search as if the opponent always takes a
-    largest group (opt-in, for a known greedy player) instead of its best move; `depth`:
-    search exactly that deep, whatever the clock says (for reproducible comparisons)."""
-    calibration = load(calibration_path) if calibration_path else Calibration()
+    """The move for `game` (a parsed input.txt) in a move process of its own; `calibration`:
+    this machine's measured speed and start-up cost; `greedy_opponent`: search as if the
+    opponent always takes a largest group (opt-in, for a known greedy player) instead of
+    its best move; `depth`: search exactly that deep, whatever the clock says."""
+    calibration = calibration or Calibration()
     board = Board(game.grid)
+    options = search_options(board.n, greedy_opponent)
+    root_moves, speed, reduction = board.group_count(), calibration.nodes_per_second, options.get("reduction", 0)
     if depth is None:
-        budget = timing.plan(game.time_left, board.group_count(), calibration.startup, clock())
-        expected_nodes = calibration.nodes_per_second * max(budget.maximum - clock(), 0.0)
+        manager = timing.TimeManager.for_move_process(game.time_left, root_moves, calibration.startup,
+                                                      clock(), speed, reduction)
     else:
-        budget = timing.Budget(clock(), float("inf"), float("inf"), False)
-        expected_nodes = 1 << TT_BITS_RANGE[1]
-    decision = think(board, budget, tt_bits=table_bits(expected_nodes), clock=clock,
-                     report=_print_iteration if verbose else None,
-                     searcher_options=search_options(board.n, greedy_opponent),
-                     nodes_per_second=calibration.nodes_per_second, max_depth=depth)
+        manager = timing.TimeManager.until(clock(), float("inf"), root_moves, speed, reduction)
+    decision = think(board, manager, tt_bits=manager.table_bits(clock()), clock=clock,
+                     report=_print_iteration if verbose else None, searcher_options=options,
+                     max_depth=depth)
     next_board, points = board.play(decision.move)
     if verbose:
         outcome = (f"exact final margin {decision.value:+d}" if decision.exact
                    else f"value {decision.value:+d} at depth {decision.depth}")
         if greedy_opponent:
             outcome += " against a greedy opponent"
-        print(f"{budget}; chose {move_name(decision.move)} ({points} points), {outcome}, "
+        print(f"{manager.budget}; chose {move_name(decision.move)} ({points} points), {outcome}, "
               f"CPU {clock():.3f} s, TT hit rate {decision.tt_hit_rate:.1%}", file=sys.stderr)
     return Choice(move_name(decision.move), next_board.rows())
-
-
-def in_process_budget(board: Board, clock_left: float, now: float) -> timing.Budget:
-    """The time policy's budget for a player that runs inside a longer-lived process: no
-    start-up is paid per move, and the clock reads `now` as the move begins."""
-    return timing.plan(clock_left, board.group_count(), 0.0, 0.0).shifted(now)
-
-
-def table_bits(expected_nodes: float) -> int:
-    """A table about as large as the nodes the search can visit: a fresh process pays for
-    every page of it that gets touched."""
-    bits = max(int(expected_nodes), 1).bit_length()
-    return min(max(bits, TT_BITS_RANGE[0]), TT_BITS_RANGE[1])
 
 
 def _print_iteration(iteration, searcher) -> None:

@@ -63,12 +63,11 @@ class SearchPlayer:
         if self.limit is not None:
             self.last_result = search(board, self.limit, opponent=self.opponent)
         else:
-            from agent.player import in_process_budget, table_bits
-            from agent.calibration import DEFAULT_NODES_PER_SECOND
+            from agent.timing import TimeManager
 
-            budget = in_process_budget(board.core(), clock_left, time.process_time())
-            bits = table_bits(DEFAULT_NODES_PER_SECOND * (budget.maximum - budget.start))
-            self.last_result = run_search(board, budget, opponent=self.opponent, tt_bits=bits)
+            now = time.process_time()
+            self.last_result = run_search(board, lambda root_moves, speed, reduction: TimeManager.in_process(
+                clock_left, root_moves, now, speed, reduction), opponent=self.opponent)
         return self.last_result.move
 
     def __repr__(self) -> str:

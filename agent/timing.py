@@ -113,3 +113,71 @@ def predict_next_iteration(costs: list, root_moves: int, nodes_per_second: float
     ratios = [later / max(earlier, 1e-4) for earlier, later in zip(costs, costs[1:])]
     growth = ratios[-2] if len(ratios) >= 2 else DEFAULT_GROWTH
     return costs[-1] * min(max(growth, 2.0), 1000.0)
+
+
+class TimeManager:
+    """The whole time policy of one search, consulted at one spot of the deepening loop
+    (as Ethereal's tm_init / tm_update / tm_finished): created with the move's Budget,
+    told about every finished iteration (update), asked whether to start the next one
+    (should_stop), and asked how large a table the search can fill (table_bits).
+
+    `root_moves`: the groups at the root; `nodes_per_second`: this machine's search
+    speed; `reduction`: plies late moves are reduced by (it moves the first dear depth)."""
+
+    def __init__(self, budget: Budget, root_moves: int, nodes_per_second: float, reduction: int = 0):
+        self.budget = budget
+        self.root_moves = root_moves
+        self.nodes_per_second = nodes_per_second
+        self.first_dear_depth = FULL_WIDTH_DEAR_DEPTH + reduction  # measured for reductions 0 and 2
+        self.costs = []           # CPU seconds of each completed depth, from depth 1
+        self.stable = 0           # iterations in a row that kept the best move
+        self.changed = False      # the last iteration changed it
+
+    @classmethod
+    def for_move_process(cls, remaining: float, root_moves: int, startup: float, spent: float,
+                         nodes_per_second: float, reduction: int = 0) -> "TimeManager":
+        """A fresh process's move: `spent` is its CPU so far, `startup` what each later
+        move's process start will cost (see plan)."""
+        return cls(plan(remaining, root_moves, startup, spent), root_moves, nodes_per_second, reduction)
+
+    @classmethod
+    def in_process(cls, clock_left: float, root_moves: int, now: float, nodes_per_second: float,
+                   reduction: int = 0) -> "TimeManager":
+        """A player inside a longer-lived process: no start-up per move, and the process
+        clock reads `now` as the move begins."""
+        return cls(plan(clock_left, root_moves, 0.0, 0.0).shifted(now), root_moves, nodes_per_second, reduction)
+
+    @classmethod
+    def until(cls, start: float, end: float, root_moves: int, nodes_per_second: float,
+              reduction: int = 0) -> "TimeManager":
+        """Search from `start` to at most `end` on the CPU clock (inf: no time limit)."""
+        return cls(Budget(start, end, end, False), root_moves, nodes_per_second, reduction)
+
+    @property
+    def deadline(self) -> float:
+        """The hard maximum: the search is cut off here, whatever it is doing."""
+        return self.budget.maximum
+
+    def update(self, cost: float, best_changed: bool) -> None:
+        """A depth completed in `cost` CPU seconds, changing the best move or not."""
+        self.costs.append(cost)
+        self.changed = best_changed
+        self.stable = 0 if best_changed else self.stable + 1
+
+    def should_stop(self, now: float) -> bool:
+        """Whether to start no further depth at CPU reading `now`."""
+        if self.budget.instant:
+            return True
+        next_cost = predict_next_iteration(self.costs, self.root_moves, self.nodes_per_second,
+                                           self.first_dear_depth)
+        return not keep_searching(self.budget, now, next_cost, self.stable, self.changed)
+
+    def table_bits(self, now: float) -> int:
+        """log2 of a table about as large as the nodes the search can still visit: a fresh
+        process pays for every page of it that gets touched."""
+        expected = self.nodes_per_second * max(min(self.budget.maximum, LONGEST_CLOCK) - now, 0.0)
+        bits = max(int(expected), 1).bit_length()
+        return min(max(bits, TT_BITS_RANGE[0]), TT_BITS_RANGE[1])
+
+
+TT_BITS_RANGE = (12, 22)    # 2^22 entries of 16 bytes = 64 MiB, the memory ceiling

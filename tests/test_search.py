@@ -9,7 +9,14 @@ from agent import rules, timing
 from agent._core import (EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE, MODEL_GREEDY, ORDER_ALL,
                          Board, Searcher)
 from agent.baselines import greedy_move
+from agent.calibration import DEFAULT_NODES_PER_SECOND
 from agent.deepening import search_options, think
+
+
+def managed(grid, start, optimum, maximum, instant):
+    """The time manager of a search of `grid` with that budget."""
+    return timing.TimeManager(timing.Budget(start, optimum, maximum, instant), len(rules.groups(grid)),
+                              DEFAULT_NODES_PER_SECOND)
 from fruit_helpers import random_grid
 
 
@@ -65,7 +72,7 @@ def test_late_move_reductions_keep_full_depth_search_exact(grid):
 def test_iterative_deepening_with_reductions_solves_small_positions_exactly():
     for grid in POSITIONS[:15] + FULL_5X5:
         now = time.process_time()
-        decision = think(Board(grid), timing.Budget(now, now + 5, now + 10, False),
+        decision = think(Board(grid), managed(grid, now, now + 5, now + 10, False),
                          searcher_options={"reduction": 2, "full_moves": 1})
         assert decision.exact and decision.value == solve(grid)
 
@@ -177,7 +184,7 @@ def test_evaluation_never_changes_an_exact_result(eval_kind):
 def test_iterative_deepening_solves_small_positions_exactly():
     for grid in POSITIONS[:15]:
         now = time.process_time()
-        decision = think(Board(grid), timing.Budget(now, now + 5, now + 10, False))
+        decision = think(Board(grid), managed(grid, now, now + 5, now + 10, False))
         assert decision.exact and decision.value == solve(grid)
         cell = decision.move
         assert grid[cell[0]][cell[1]] != rules.EMPTY
@@ -188,7 +195,7 @@ def test_a_deadline_in_the_past_stops_the_search_but_a_move_is_still_legal():
     searcher = Searcher(Board(grid))
     result = searcher.search(6, deadline=0.0)
     assert not result.completed
-    decision = think(Board(grid), timing.Budget(0.0, 0.0, 0.0, False))
+    decision = think(Board(grid), managed(grid, 0.0, 0.0, 0.0, False))
     assert decision.depth == 1
     assert grid[decision.move[0]][decision.move[1]] != rules.EMPTY
 
@@ -214,7 +221,7 @@ def test_no_memory_for_a_deeper_iteration_plays_the_move_found(monkeypatch):
                         lambda *args: SearcherOutOfMemoryFrom(real(*args), depth=3))
     grid = random_grid(random.Random(4), 12, 4)
     now = time.process_time()
-    decision = think(Board(grid), timing.Budget(now, now + 5, now + 10, False))
+    decision = think(Board(grid), managed(grid, now, now + 5, now + 10, False))
     assert decision.depth == 2
     assert grid[decision.move[0]][decision.move[1]] != rules.EMPTY
 
@@ -283,7 +290,7 @@ def game_against_greedy(grid, greedy_opponent):
     while not rules.is_empty(grid):
         if ours:
             now = time.process_time()
-            cell = think(Board(grid), timing.Budget(now, now + 5, now + 10, False),
+            cell = think(Board(grid), managed(grid, now, now + 5, now + 10, False),
                          searcher_options=search_options(5, greedy_opponent)).move
         else:
             cell = greedy_move(grid)

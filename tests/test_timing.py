@@ -92,3 +92,38 @@ def test_own_moves_left_grows_with_the_groups():
         expected, most = timing.own_moves_left(groups)
         assert 1.0 <= expected <= most
     assert timing.own_moves_left(544)[0] > timing.own_moves_left(100)[0] > 1
+
+
+def test_the_manager_of_a_move_process_plans_as_plan_does():
+    manager = timing.TimeManager.for_move_process(60.0, 300, 0.01, 0.008, 400_000.0)
+    assert manager.budget.maximum == timing.plan(60.0, 300, 0.01, 0.008).maximum == manager.deadline
+    in_process = timing.TimeManager.in_process(60.0, 300, 100.0, 400_000.0)
+    assert in_process.budget.start == 100.0
+    assert in_process.deadline == timing.plan(60.0, 300, 0.0, 0.0).maximum + 100.0
+
+
+def test_the_manager_stops_at_once_when_the_budget_is_instant():
+    manager = timing.TimeManager.for_move_process(0.02, 300, 0.01, 0.008, 400_000.0)
+    assert manager.budget.instant and manager.should_stop(0.008)
+
+
+def test_the_manager_stops_early_when_the_best_move_is_stable_and_stretches_when_it_changes():
+    budget = timing.Budget(0.0, 1.0, 4.0, False)
+    stable, changing = (timing.TimeManager(budget, 40, 1e9) for _ in range(2))
+    for manager, changed in ((stable, False), (changing, True)):
+        for _ in range(4):
+            manager.update(0.001, changed)
+    # past 70% of the share a stable search stops; a changing one goes on to 150%
+    assert stable.should_stop(0.8) and not changing.should_stop(0.8)
+    assert changing.should_stop(1.6)
+    # never an iteration predicted to overrun the maximum
+    dear = timing.TimeManager(budget, 40, 1e9)
+    dear.update(0.5, True)
+    dear.update(1.5, True)
+    assert dear.should_stop(0.1)
+
+
+def test_the_table_is_sized_to_the_nodes_the_search_can_visit():
+    bits = [timing.TimeManager(timing.Budget(0.0, t, t, False), 100, 400_000.0).table_bits(0.0)
+            for t in (0.0, 0.001, 0.1, 1.0, 100.0, float("inf"))]
+    assert bits == sorted(bits) and bits[0] == timing.TT_BITS_RANGE[0] and bits[-1] == timing.TT_BITS_RANGE[1]

@@ -7,7 +7,8 @@ from agent import launch, timing
 from agent._core import Board
 from agent.gamefile import format_input
 from agent.rules import random_board
-from agent.deepening import think
+from agent.calibration import DEFAULT_NODES_PER_SECOND
+from agent.deepening import search_options, think
 
 
 def test_search_one_second(benchmark, board_case, machine_load):
@@ -16,8 +17,10 @@ def test_search_one_second(benchmark, board_case, machine_load):
 
     def search_one_second():
         now = time.process_time()
-        decisions.append(think(Board(grid), timing.Budget(now, now + 1.0, now + 1.0, False),
-                               tt_bits=22))
+        board = Board(grid)
+        manager = timing.TimeManager.until(now, now + 1.0, board.group_count(), DEFAULT_NODES_PER_SECOND,
+                                           search_options(board.n).get("reduction", 0))
+        decisions.append(think(board, manager, tt_bits=22))
 
     benchmark.pedantic(search_one_second, rounds=1, iterations=1)
     decision = decisions[-1]
