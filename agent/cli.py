@@ -185,6 +185,15 @@ def _add_tune(sub) -> None:
     p.set_defaults(handler="agent.arena.tune_command")
 
 
+def _add_serve(sub) -> None:
+    from agent.web import serve
+
+    p = sub.add_parser("serve", help="the browser page: play the agent, replay matches, see phases",
+                       description=serve.DESCRIPTION + " Needs the web extra: pip install '.[web]'.")
+    serve.add_arguments(p)
+    p.set_defaults(handler="agent.web.serve")
+
+
 def _add_results_argument(p) -> None:
     p.add_argument("results", metavar="RESULTS", help="a results .jsonl file written by match --out")
 
@@ -275,7 +284,7 @@ def build_parser():
     add_move_arguments(parser, BARE_PREFIX)
     sub = parser.add_subparsers(title="subcommands", metavar="COMMAND", dest="command")
     for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_tournament, _add_tune, _add_replay, _add_audit,
-                _add_phases, _add_play):
+                _add_phases, _add_play, _add_serve):
         add(sub)
     return parser
 
