@@ -1,21 +1,21 @@
-"""Run one move of a command agent as its own process, in a fresh folder, and measure the
-CPU time it used exactly: os.wait4 returns the rusage of that one child (including the
-children it waited for), so games running in parallel threads never mix their clocks."""
+"""Run one move of a command agent as its own processes, in a fresh folder, and charge it
+the CPU time of every process it started: a containment (containment.py) holds them all,
+however they fork, orphan or leave their session, and kills them all when the move ends, so
+that games running in parallel threads never mix their clocks and no move outlives itself."""
 from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
-import stat
-import subprocess
-import tempfile
 import threading
-import time
+import weakref
 from dataclasses import dataclass
 from typing import Optional
 
-OUTPUT_LIMIT = 100_000  # bytes of output.txt read: a 26x26 answer is under 1 kB
+from agent.arena.containment import ContainmentFailed, Start, pick_containment
+from agent.arena.move_folders import SHARED_SIDE, FolderFailed, MatchFolders
+from agent.arena.side_users import SideUsers
+
 STDERR_LINE_LIMIT = 200
 STDERR_TAIL = 4000      # bytes read from the end of a move's stderr, however much it wrote
 
@@ -31,7 +31,7 @@ class SetupFailed(Exception):
 
 @dataclass(frozen=True)
 class ProcessRun:
-    cpu: float                 # user + system seconds
+    cpu: float                 # user + system seconds, of every process the move started
     exit_code: int             # negative: killed by that signal; 127/126: not found/cannot run
     killed: bool               # by the runner, for running past its time + grace
     output: Optional[str]      # output.txt, None when absent or not a regular file
@@ -40,75 +40,110 @@ class ProcessRun:
 
 
 class MoveRunner:
-    """Starts move processes, kills any still running `grace` seconds (wall clock) after
-    its remaining time, and can stop every running move at once."""
+    """Starts moves, kills any still running `grace` seconds (wall clock) after its remaining
+    time, and can stop every running move at once.
 
-    def __init__(self, grace: float = 10.0):
+    Each side (run's `side`, e.g. "A") has a private folder under one folder per runner (a
+    match), in which each move gets a fresh folder. `isolate` (root only) runs each side as
+    a user of its own, so that no move can reach the other side's folder, processes or
+    files. `containment`: "cgroup", "subreaper", or None to pick what works here (the
+    chosen one's name is self.containment.name). close() removes the match folder."""
+
+    def __init__(self, grace: float = 10.0, isolate: bool = False, containment: Optional[str] = None):
+        if isolate and os.geteuid() != 0:
+            raise ValueError("isolating the sides runs each as a user of its own, which needs root")
         self.grace = grace
+        self.isolate = isolate
+        self.containment = pick_containment(containment)
+        self._users = SideUsers() if isolate else None
+        self._folders = MatchFolders(shared_with_others=isolate)
+        weakref.finalize(self, self._folders.remove)   # close() forgotten, or never reached
         self._lock = threading.Lock()
-        self._running = set()  # process group ids
+        self._running = set()
         self._stopped = False
+
+    @property
+    def match_folder(self) -> Optional[str]:
+        """Where the sides' folders are, once a move has run."""
+        return self._folders.path
+
+    def close(self) -> None:
+        self._folders.remove()
+
+    def __enter__(self) -> MoveRunner:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def stop(self) -> None:
         with self._lock:
             self._stopped = True
             running = list(self._running)
-        for group in running:
-            _kill_group(group)
+        for move in running:
+            move.kill()
 
     def run(self, command, shell: bool, input_text: str, time_left: float,
-            env: Optional[dict] = None) -> ProcessRun:
-        with _move_folder() as folder, tempfile.TemporaryFile() as stderr_file:
-            _write_input(folder, input_text)
+            env: Optional[dict] = None, side: Optional[str] = None) -> ProcessRun:
+        if self._stopped:
+            raise Stopped
+        side = SHARED_SIDE if side is None else side
+        user = self._users.of(side) if self._users else None
+        try:
+            folder = self._folders.new_move(side, user, input_text)
+            try:
+                stderr_file = self._folders.stderr_file()
+            except BaseException:
+                folder.remove()
+                raise
+        except FolderFailed as error:
+            raise SetupFailed(str(error)) from None
+        with folder, stderr_file:
+            argv = ["/bin/sh", "-c", command] if shell else list(command)
+            if user is not None:   # its home and temporary files in its own folder
+                side_folder = self._folders.side_folder(side)[0]
+                env = {**(os.environ if env is None else env), "HOME": side_folder, "TMPDIR": side_folder}
             with self._lock:
                 if self._stopped:
                     raise Stopped
                 try:
-                    process = subprocess.Popen(command, shell=shell, cwd=folder, env=env,
-                                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                               stderr=stderr_file, start_new_session=True)
-                except OSError as error:
-                    # exit codes as a shell's: 127 not found, 126 found but not runnable
-                    code = 127 if isinstance(error, FileNotFoundError) else 126
-                    return ProcessRun(0.0, code, False, None,
-                                      f"cannot run {command[0] if not shell else command}: {error.strerror}")
-                self._running.add(process.pid)
-            usage, killed = self._wait(process, time_left + self.grace)
+                    move = self.containment.start(Start(argv, folder.path, env, stderr_file, user))
+                except ContainmentFailed as error:
+                    raise SetupFailed(str(error)) from None
+                self._running.add(move)
+            try:
+                end, killed = self._finish(move, time_left + self.grace)
+            except ContainmentFailed as error:
+                raise SetupFailed(str(error)) from None
+            finally:
+                with self._lock:
+                    self._running.discard(move)
             if self._stopped:
                 raise Stopped
-            output, output_problem = _read_output(os.path.join(folder, "output.txt"))
-            return ProcessRun(cpu=usage.ru_utime + usage.ru_stime,
-                              exit_code=process.returncode,
+            output, output_problem = (None, end.problem) if end.problem else folder.read_output()
+            return ProcessRun(cpu=end.cpu,
+                              exit_code=end.exit_code,
                               killed=killed,
                               output=output,
                               stderr_tail=_last_line(stderr_file),
                               output_problem=output_problem)
 
-    def _wait(self, process, wall_limit: float) -> tuple:
+    @staticmethod
+    def _finish(move, wall_limit: float) -> tuple:
         timer_fired = threading.Event()
 
-        def kill_late_process():
+        def kill_late_move():
             timer_fired.set()
-            _kill_group(process.pid)
+            move.kill()
 
-        timer = threading.Timer(wall_limit, kill_late_process)
+        timer = threading.Timer(wall_limit, kill_late_move)
         timer.daemon = True
         timer.start()
-        reaped = None
         try:
-            reaped = os.wait4(process.pid, 0)
+            end = move.finish()
         finally:
             timer.cancel()
-            _kill_group(process.pid)  # leftovers it spawned; all of it when interrupted
-            if reaped is None:
-                os.waitpid(process.pid, 0)
-                process.returncode = -signal.SIGKILL
-            with self._lock:
-                self._running.discard(process.pid)
-        _, status, usage = reaped
-        process.returncode = os.waitstatus_to_exitcode(status)
-        killed = timer_fired.is_set() and process.returncode == -signal.SIGKILL
-        return usage, killed
+        return end, timer_fired.is_set() and end.exit_code == -signal.SIGKILL
 
 
 # Signals that end a session as Ctrl-C does: `timeout` and batch systems send SIGTERM, a
@@ -135,63 +170,6 @@ def stop_signals_interrupt():
 
 def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
-
-
-@contextlib.contextmanager
-def _move_folder():
-    """A fresh folder for one move, removed afterwards. A process the move left behind (one
-    that left its process group, or one not yet dead of the kill) may still be writing in
-    it: then removal is tried again for a moment and at worst given up, rather than ending
-    the match with the error."""
-    try:
-        folder = tempfile.TemporaryDirectory(prefix="fruit-rage-move-")
-    except OSError as error:   # no filename: no usable temporary folder at all
-        where = f" in {os.path.dirname(error.filename)}" if error.filename else ""
-        raise SetupFailed(f"cannot make a folder for a move{where}: {error.strerror}") from None
-    try:
-        yield folder.name
-    finally:
-        try:
-            folder.cleanup()
-        except OSError:
-            for _ in range(10):
-                time.sleep(0.05)
-                shutil.rmtree(folder.name, ignore_errors=True)
-                if not os.path.lexists(folder.name):
-                    break
-
-
-def _write_input(folder: str, input_text: str) -> None:
-    try:
-        with open(os.path.join(folder, "input.txt"), "w", encoding="ascii", newline="\n") as handle:
-            handle.write(input_text)
-    except OSError as error:
-        raise SetupFailed(f"cannot write a move's input.txt in {folder}: {error.strerror}") from None
-
-
-def _kill_group(group: int) -> None:
-    try:
-        os.killpg(group, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _read_output(path: str) -> tuple:
-    """(output.txt's text, "") or (None, why there is none). Only a regular file is read:
-    opening a FIFO the agent left would wait for a writer forever, and a link to a device
-    (a terminal, /dev/zero) is no answer either. O_NONBLOCK keeps the open itself from
-    waiting."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError:  # absent (or unreadable): no answer
-        return None, "no output.txt"
-    with open(descriptor, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return None, "output.txt is not a regular file"
-        try:
-            return handle.read(OUTPUT_LIMIT).decode("ascii", errors="replace"), ""
-        except OSError as error:
-            return None, f"output.txt cannot be read: {error.strerror}"
 
 
 def _last_line(stderr_file) -> str:

@@ -1,0 +1,295 @@
+"""Holding every process of a move: charging all their CPU and killing them all when the
+move ends, whatever session or process group they moved to.
+
+Two ways, picked at run time (pick_containment):
+- cgroup: a cgroup v2 per move. The move joins it before it runs its first instruction;
+  cpu.stat counts the CPU of everything inside, cgroup.kill ends everything inside.
+- subreaper: a launcher (move_launcher.py) that is a child subreaper, so every process the
+  move orphans becomes its child; it kills and reaps them all, and their rusage is its own.
+
+Either way a started move is a RunningMove: kill() from any thread, finish() in the one
+that started it."""
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+CGROUP = "cgroup"
+SUBREAPER = "subreaper"
+LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "move_launcher.py")
+
+# Says on stdout that it has started, then waits for stdin's line before it becomes the
+# move: meanwhile the referee moves it into the move's cgroup, so that the move cannot fork
+# before it is held, and the shell's own start-up is not charged to it.
+_GATE = 'echo; read -r _ || exit 1; exec "$@" </dev/null >/dev/null'
+EMPTYING_LIMIT = 10.0   # seconds for killed processes to go (one in the kernel may lag)
+
+
+class ContainmentFailed(Exception):
+    """A move could not be started or held: the referee's trouble, not the agent's."""
+
+
+@dataclass(frozen=True)
+class MoveEnd:
+    exit_code: int     # of the move's command; negative: killed by that signal
+    cpu: float         # user + system seconds of all its processes
+    problem: str = ""  # set when the move broke its containment (killed its launcher)
+
+
+@dataclass(frozen=True)
+class Start:
+    """What to run and how: argv is the whole command line (a shell command already
+    wrapped in /bin/sh -c)."""
+    argv: list
+    cwd: str
+    env: Optional[dict]
+    stderr: object                 # a file for the move's stderr
+    user: Optional[tuple] = None   # (uid, gid) to run as; None: ours
+
+
+def pick_containment(preferred: Optional[str] = None):
+    """The containment to use: `preferred` (CGROUP or SUBREAPER) or, when None, a cgroup
+    wherever one can be made and entered here, else the subreaper."""
+    if preferred == SUBREAPER:
+        return SubreaperContainment()
+    if preferred not in (None, CGROUP):
+        raise ValueError(f"no containment named {preferred!r}: {CGROUP} or {SUBREAPER}")
+    parent = own_cgroup_folder()
+    problem = cgroup_problem(parent)
+    if problem is None:
+        return CgroupContainment(parent)
+    if preferred == CGROUP:
+        raise ContainmentFailed(f"cannot hold moves in cgroups here: {problem}")
+    return SubreaperContainment()
+
+
+def own_cgroup_folder() -> Optional[str]:
+    """This process's cgroup v2 folder (where the moves' cgroups go), or None where there is
+    no cgroup v2 hierarchy (cgroup v1 only, or /proc or /sys not mounted)."""
+    try:
+        with open("/proc/self/cgroup") as handle:
+            path = next((line.strip()[3:] for line in handle if line.startswith("0::")), None)
+        with open("/proc/self/mountinfo") as handle:
+            mounts = [line.split() for line in handle]
+    except OSError:
+        return None
+    # mountinfo: id parent dev root mountpoint options [tags] - fstype source options
+    mount = next((fields[4] for fields in mounts if "-" in fields
+                  and fields[fields.index("-") + 1] == "cgroup2"), None)
+    if path is None or mount is None:
+        return None
+    folder = os.path.join(mount, path.lstrip("/"))
+    return folder if os.path.isdir(folder) else None
+
+
+@functools.cache   # tried once per process, not for every runner
+def cgroup_problem(parent: Optional[str]) -> Optional[str]:
+    """Why moves cannot be held in cgroups under `parent`, or None: tried for real, with a
+    move that does nothing."""
+    if parent is None:
+        return "no cgroup v2 hierarchy is mounted"
+    try:
+        CgroupContainment(parent).start(Start(["true"], "/", None, subprocess.DEVNULL)).finish()
+    except ContainmentFailed as error:
+        return str(error)
+    except OSError as error:   # a cgroup file missing or unreadable
+        return f"{error.filename}: {error.strerror}"
+    return None
+
+
+class RunningMove:
+    def kill(self) -> None:
+        raise NotImplementedError
+
+    def finish(self) -> MoveEnd:
+        raise NotImplementedError
+
+
+class CgroupContainment:
+    name = CGROUP
+
+    def __init__(self, parent: str):
+        self.parent = parent
+        self._numbers = itertools.count()
+
+    def start(self, start: Start) -> CgroupMove:
+        folder = os.path.join(self.parent, f"fruit-rage-move-{os.getpid()}-{next(self._numbers)}")
+        try:
+            os.mkdir(folder)
+        except OSError as error:
+            raise ContainmentFailed(f"cannot make a cgroup in {self.parent}: {error.strerror}") from None
+        try:
+            if not os.path.exists(os.path.join(folder, "cgroup.kill")):
+                raise ContainmentFailed("this kernel's cgroups have no cgroup.kill (Linux 5.14)")
+            return CgroupMove(folder, start)
+        except BaseException:
+            _remove_cgroup(folder)
+            raise
+
+
+class CgroupMove(RunningMove):
+    def __init__(self, folder: str, start: Start):
+        self.folder = folder
+        gate_read, gate_write = os.pipe()
+        ready_read, ready_write = os.pipe()
+        try:
+            uid, gid = start.user or (None, None)
+            try:
+                self.process = subprocess.Popen(
+                    ["/bin/sh", "-c", _GATE, "sh", *start.argv], cwd=start.cwd, env=start.env,
+                    stdin=gate_read, stdout=ready_write, stderr=start.stderr,
+                    start_new_session=True, user=uid, group=gid,
+                    extra_groups=[] if start.user else None)
+            except OSError as error:
+                raise ContainmentFailed(f"cannot start a move: {error.strerror}") from None
+            os.close(ready_write)
+            ready_write = None
+            try:
+                os.read(ready_read, 1)
+                _write(os.path.join(folder, "cgroup.procs"), str(self.process.pid))
+            except BaseException as error:
+                self.process.kill()
+                self.process.wait()
+                if not isinstance(error, OSError):
+                    raise
+                raise ContainmentFailed(f"cannot move a move into its cgroup {folder}: "
+                                        f"{error.strerror}") from None
+            os.write(gate_write, b"\n")
+        finally:
+            for descriptor in (gate_read, gate_write, ready_read, ready_write):
+                if descriptor is not None:
+                    os.close(descriptor)
+
+    def kill(self) -> None:
+        try:
+            _write(os.path.join(self.folder, "cgroup.kill"), "1")
+        except OSError:   # removed: the move is over
+            pass
+
+    def finish(self) -> MoveEnd:
+        try:
+            _, status, _ = _reap(self.process.pid, self.kill)
+        finally:
+            self.kill()   # what it left; all of it when interrupted
+            try:
+                self._wait_empty()
+                cpu = self._cpu()
+            finally:
+                _remove_cgroup(self.folder)
+        self.process.returncode = os.waitstatus_to_exitcode(status)
+        return MoveEnd(self.process.returncode, cpu)
+
+    def _wait_empty(self) -> None:
+        """Until the cgroup holds no live process: the kernel tells through cgroup.events."""
+        events = os.open(os.path.join(self.folder, "cgroup.events"), os.O_RDONLY)
+        try:
+            poller = select.poll()
+            poller.register(events, select.POLLPRI | select.POLLERR)
+            deadline = time.monotonic() + EMPTYING_LIMIT
+            while b"populated 0" not in os.pread(events, 200, 0):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ContainmentFailed(f"the processes of cgroup {self.folder} do not die")
+                poller.poll(left * 1000)
+        finally:
+            os.close(events)
+
+    def _cpu(self) -> float:
+        with open(os.path.join(self.folder, "cpu.stat")) as handle:
+            fields = dict(line.split() for line in handle)
+        return int(fields["usage_usec"]) / 1e6
+
+
+class SubreaperContainment:
+    name = SUBREAPER
+
+    def start(self, start: Start) -> SubreaperMove:
+        return SubreaperMove(start)
+
+
+class SubreaperMove(RunningMove):
+    def __init__(self, start: Start):
+        self._lock = threading.Lock()
+        self._reaped = False
+        uid, gid = start.user or (-1, -1)
+        report_read, report_write = os.pipe()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", "-S", LAUNCHER, str(report_write), str(os.getpid()),
+                 str(uid), str(gid), "--", *start.argv],
+                cwd=start.cwd, env=start.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=start.stderr, pass_fds=(report_write,), start_new_session=True)
+        except OSError as error:
+            os.close(report_read)
+            raise ContainmentFailed(f"cannot start a move: {error.strerror}") from None
+        finally:
+            os.close(report_write)
+        self._report = report_read
+
+    def kill(self) -> None:
+        with self._lock:   # once reaped, its pid may be another process's
+            if not self._reaped:
+                os.kill(self.process.pid, signal.SIGTERM)
+
+    def finish(self) -> MoveEnd:
+        report = b""
+        try:
+            report = _read_to_end(self._report)
+        finally:
+            os.close(self._report)
+            if not report:   # interrupted: the launcher ends the move on SIGTERM
+                self.kill()
+            _, status, usage = _reap(self.process.pid, self.kill)
+            with self._lock:
+                self._reaped = True
+        if report:
+            exit_code, user, system = report.split()
+            return MoveEnd(int(exit_code), float(user) + float(system))
+        code = os.waitstatus_to_exitcode(status)
+        if code >= 0:
+            raise ContainmentFailed(f"the move launcher failed (exit code {code}); "
+                                    f"it said so on the move's stderr")
+        # killed without a word: by the move itself (only one running as our user can)
+        return MoveEnd(code, usage.ru_utime + usage.ru_stime,
+                       problem=f"the move killed its launcher (signal {-code})")
+
+
+def _read_to_end(descriptor: int) -> bytes:
+    chunks = []
+    while True:
+        chunk = os.read(descriptor, 4096)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _reap(pid: int, kill) -> tuple:
+    """os.wait4(pid); interrupted (Ctrl-C), kills the move and still reaps it before
+    re-raising."""
+    try:
+        return os.wait4(pid, 0)
+    except BaseException:
+        kill()
+        os.wait4(pid, 0)
+        raise
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w") as handle:
+        handle.write(text)
+
+
+def _remove_cgroup(folder: str) -> None:
+    try:
+        os.rmdir(folder)
+    except OSError:   # still busy: a process the kernel has not let go of yet
+        pass

@@ -1,0 +1,66 @@
+"""A user of its own for each side of a match (MoveRunner's isolate option, root only):
+numeric user and group ids that no account names and no running process uses. Nothing is
+added to /etc/passwd; files the moves leave show those numbers as their owner."""
+from __future__ import annotations
+
+import grp
+import os
+import pwd
+import threading
+
+# Far above the accounts (1000...) and the usual container ranges from 100000; each
+# referee process starts at its own place so that two running at once rarely meet.
+FIRST_ID = 1_500_000_000
+SPREAD = 10_000
+STRIDE = 16
+_taken = set()   # ids handed out in this process, by any runner
+_taken_lock = threading.Lock()
+
+
+class SideUsers:
+    def __init__(self):
+        self._ids = {}
+        self._lock = threading.Lock()
+
+    def of(self, side: str) -> tuple:
+        """(uid, gid) of `side`: the same all through this runner's life."""
+        with self._lock:
+            if side not in self._ids:
+                self._ids[side] = (_free_id(),) * 2
+            return self._ids[side]
+
+
+def _free_id() -> int:
+    with _taken_lock:
+        in_use = ids_of_processes()
+        candidate = FIRST_ID + (os.getpid() % SPREAD) * STRIDE
+        while candidate in _taken or candidate in in_use or _named(candidate):
+            candidate += 1
+        _taken.add(candidate)
+        return candidate
+
+
+def _named(number: int) -> bool:
+    for lookup in (pwd.getpwuid, grp.getgrgid):
+        try:
+            lookup(number)
+            return True
+        except KeyError:
+            pass
+    return False
+
+
+def ids_of_processes() -> set:
+    """Every user and group id some running process has (real, effective, saved, fs)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as handle:
+                for line in handle:
+                    if line.startswith(("Uid:", "Gid:")):
+                        found.update(int(word) for word in line.split()[1:])
+        except (OSError, ValueError):   # gone meanwhile
+            continue
+    return found
