@@ -20,8 +20,8 @@ HORIZON = 40               # own moves the spendable time is spread over, at mos
 MAX_STRETCH = 4.0          # a move may use this many times its share when unstable
 MAX_FRACTION = 0.5         # and never more than this part of the spendable time
 DEFAULT_GROWTH = 10.0      # next iteration / last, before two are measured
-FULL_WIDTH_DEAR_DEPTH = 4  # the first depth whose tree is ~root_moves squared
-DEAR_DEPTH_NODES_PER_ROOT_MOVE_SQUARED = 2.0  # measured 1.5-1.9 (see predict_next_iteration)
+FIRST_COSTLY_DEPTH = 4  # the first depth whose tree is ~root_moves squared (a full reply to every root move)
+COSTLY_DEPTH_NODES_PER_ROOT_MOVE_SQUARED = 2.0  # measured 1.5-1.9 (see predict_next_iteration)
 EXPECTED_OWN_MOVES_PER_GROUP = 0.35  # 26x26 p9 games last ~0.63 moves per initial group
 MOST_OWN_MOVES_PER_GROUP = 0.5      # late in a game nearly every group is a move
 LONGEST_CLOCK = 1e6        # s planned with at most (a clock of 1e303 s overflowed the planning)
@@ -94,21 +94,21 @@ def keep_searching(budget: Budget, now: float, next_iteration: float,
 
 
 def predict_next_iteration(costs: list, root_moves: int, nodes_per_second: float,
-                           first_dear_depth: int = FULL_WIDTH_DEAR_DEPTH) -> float:
+                           first_costly_depth: int = FIRST_COSTLY_DEPTH) -> float:
     """Cost of the next depth from the costs of the finished ones (costs[0] is depth 1).
-    The search's frontier pruning makes odd depths cheap and even depths dear: an even
+    The search's frontier pruning makes odd depths cheap and even depths costly: an even
     depth's tree ends in about root_moves times more frontier nodes. So the growth from
     depth d to d+1 is taken from the step of the same parity, d-2 to d-1. The shallower
     depths are too cheap to show the pattern (a few milliseconds, mostly fixed costs), so
-    the first dear depth is predicted in nodes: every root move meets one refutation whose
+    the first costly depth is predicted in nodes: every root move meets one refutation whose
     replies are all searched, about root_moves squared nodes. That depth is 4 for a
     full-width search (measured 1.5-1.9 x root_moves ** 2 on 36 positions from 12x12 p4
     to 26x26 p9) and 6 when late moves are reduced by two plies (1.6-1.8 x on 12 positions
     of 20x20 p7 and 26x26 p5/p9, at the start and after 60-150 plies)."""
     if not costs:
         return 0.0
-    if len(costs) == first_dear_depth - 1:
-        nodes = DEAR_DEPTH_NODES_PER_ROOT_MOVE_SQUARED * root_moves ** 2
+    if len(costs) == first_costly_depth - 1:
+        nodes = COSTLY_DEPTH_NODES_PER_ROOT_MOVE_SQUARED * root_moves ** 2
         return max(nodes / nodes_per_second, 2.0 * costs[-1])
     ratios = [later / max(earlier, 1e-4) for earlier, later in zip(costs, costs[1:])]
     growth = ratios[-2] if len(ratios) >= 2 else DEFAULT_GROWTH
@@ -122,13 +122,13 @@ class TimeManager:
     (should_stop), and asked how large a table the search can fill (table_bits).
 
     `root_moves`: the groups at the root; `nodes_per_second`: this machine's search
-    speed; `reduction`: plies late moves are reduced by (it moves the first dear depth)."""
+    speed; `reduction`: plies late moves are reduced by (it moves the first costly depth)."""
 
     def __init__(self, budget: Budget, root_moves: int, nodes_per_second: float, reduction: int = 0):
         self.budget = budget
         self.root_moves = root_moves
         self.nodes_per_second = nodes_per_second
-        self.first_dear_depth = FULL_WIDTH_DEAR_DEPTH + reduction  # measured for reductions 0 and 2
+        self.first_costly_depth = FIRST_COSTLY_DEPTH + reduction  # measured for reductions 0 and 2
         self.costs = []           # CPU seconds of each completed depth, from depth 1
         self.stable = 0           # iterations in a row that kept the best move
         self.changed = False      # the last iteration changed it
@@ -169,7 +169,7 @@ class TimeManager:
         if self.budget.instant:
             return True
         next_cost = predict_next_iteration(self.costs, self.root_moves, self.nodes_per_second,
-                                           self.first_dear_depth)
+                                           self.first_costly_depth)
         return not keep_searching(self.budget, now, next_cost, self.stable, self.changed)
 
     def table_bits(self, now: float) -> int:

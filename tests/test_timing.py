@@ -77,12 +77,12 @@ def test_depth_4_is_predicted_from_the_moves_at_the_root_and_the_search_speed():
     assert timing.predict_next_iteration(costs, 10, 1e5) == pytest.approx(0.008)
 
 
-def test_with_reduced_late_moves_the_first_dear_depth_comes_later():
+def test_with_reduced_late_moves_the_first_costly_depth_comes_later():
     costs = [0.001, 0.002, 0.004, 0.006, 0.009]
     # depths 4 and 5 cost little more than 3: predicted from the growth of the same parity
     assert timing.predict_next_iteration(costs[:3], 500, 1e5, 6) == pytest.approx(0.004 * 2.0)
     assert timing.predict_next_iteration(costs[:4], 500, 1e5, 6) == pytest.approx(0.006 * 2.0)
-    # depth 6, the first dear one, from the moves at the root: 2 x 500 ** 2 nodes
+    # depth 6, the first costly one, from the moves at the root: 2 x 500 ** 2 nodes
     assert timing.predict_next_iteration(costs, 500, 1e5, 6) == pytest.approx(5.0)
 
 
@@ -117,10 +117,10 @@ def test_the_manager_stops_early_when_the_best_move_is_stable_and_stretches_when
     assert stable.should_stop(0.8) and not changing.should_stop(0.8)
     assert changing.should_stop(1.6)
     # never an iteration predicted to overrun the maximum
-    dear = timing.TimeManager(budget, 40, 1e9)
-    dear.update(0.5, True)
-    dear.update(1.5, True)
-    assert dear.should_stop(0.1)
+    costly = timing.TimeManager(budget, 40, 1e9)
+    costly.update(0.5, True)
+    costly.update(1.5, True)
+    assert costly.should_stop(0.1)
 
 
 def test_the_table_is_sized_to_the_nodes_the_search_can_visit():
