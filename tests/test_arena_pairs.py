@@ -107,8 +107,8 @@ def test_pentanomial_score_and_los_are_the_mean_pair_score_and_its_normal_tail()
 
 def test_pentanomial_extremes_stay_finite():
     splits = PentanomialStats.from_counts((0, 0, 12, 0, 0))
-    assert splits.lines()[1:] == [f"Elo: 0.00 +/- {splits.elo_error:.2f}, nElo: 0.00 +/- "
-                                  f"{splits.nelo_error:.2f}", "LOS: 50.00 %"]
+    assert splits.lines()[1:] == [(f"Elo: 0.00 +/- {splits.elo_error:.2f}, nElo: 0.00 +/- "
+                                   f"{splits.nelo_error:.2f}"), "LOS: 50.00 %"]
     sweep = PentanomialStats.from_counts((0, 0, 0, 0, 12))
     assert 1000 < sweep.elo <= 1200 and math.isfinite(sweep.elo_error) and sweep.los > 0.9999
     with pytest.raises(ValueError, match="at least one pair"):
@@ -135,8 +135,8 @@ def test_the_report_lines():
     assert stats.lines() == [
         f"Pairs: 4, Points: 4.5 of 8 ({penta.score * 100:.2f} % +/- {penta.score_error * 100:.2f})",
         "Ptnml(0-2): [0, 1, 2, 0, 1]",
-        f"Elo: {penta.elo:.2f} +/- {penta.elo_error:.2f}, nElo: {penta.nelo:.2f} +/- "
-        f"{penta.nelo_error:.2f}",
+        (f"Elo: {penta.elo:.2f} +/- {penta.elo_error:.2f}, nElo: {penta.nelo:.2f} +/- "
+         f"{penta.nelo_error:.2f}"),
         f"LOS: {penta.los * 100:.2f} %",
         f"Pair margin (A minus B, both games): +8.5 +/- {margin.error:.1f} points (95%)",
         "Pairs won on total score: A 2, B 1, even 1",

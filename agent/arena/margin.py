@@ -15,9 +15,6 @@ from statistics import NormalDist
 import numpy as np
 
 Z_95 = NormalDist().inv_cdf(0.975)
-# Margins are whole points: a spread below that of rounding to whole numbers (1/12) is
-# not resolvable, and adding it keeps the likelihood ratio finite when all margins agree.
-ROUNDING_VARIANCE = 1 / 12
 
 
 @dataclass(frozen=True)
@@ -54,14 +51,16 @@ def margin_llr(pairs, total, total_of_squares, margin0: float, margin1: float) -
 
     Margins are modelled as normal with an unknown variance. For a fixed mean m the most
     likely variance is the mean squared distance from m, v(m), and the likelihood then
-    is proportional to v(m) ** (-n/2); so LLR = n/2 log(v(margin0) / v(margin1))."""
+    is proportional to v(m) ** (-n/2); so LLR = n/2 log(v(margin0) / v(margin1)). Margins
+    that all equal one hypothesis's mean make it infinitely more likely: +-inf."""
     pairs = np.asarray(pairs, dtype=float)
     total = np.asarray(total, dtype=float)
     total_of_squares = np.asarray(total_of_squares, dtype=float)
-    counted = np.maximum(pairs, 1)   # no pair: both variances are the rounding's, LLR 0
 
-    def variance(mean: float) -> np.ndarray:
-        spread = (total_of_squares - 2 * mean * total + pairs * mean * mean) / counted
-        return np.maximum(spread, 0.0) + ROUNDING_VARIANCE   # never below 0 by rounding
+    def spread(mean: float) -> np.ndarray:
+        # n v(mean); never below 0 by cancellation
+        return np.maximum(total_of_squares - 2 * mean * total + pairs * mean * mean, 0.0)
 
-    return pairs / 2 * np.log(variance(margin0) / variance(margin1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        llr = pairs / 2 * np.log(spread(margin0) / spread(margin1))
+    return np.where(pairs > 0, llr, 0.0)
