@@ -92,12 +92,12 @@ class PentanomialStats:
         """fastchess's report lines."""
         counts = ", ".join(map(str, self.counts))
         return [f"Ptnml(0-2): [{counts}]",
-                (f"Elo: {_fixed(self.elo)} +/- {_fixed(self.elo_error)}, "
-                 f"nElo: {_fixed(self.nelo)} +/- {_fixed(self.nelo_error)}"),
-                f"LOS: {_fixed(self.los * 100)} %"]
+                (f"Elo: {two_decimals(self.elo)} +/- {two_decimals(self.elo_error)}, "
+                 f"nElo: {two_decimals(self.nelo)} +/- {two_decimals(self.nelo_error)}"),
+                f"LOS: {two_decimals(self.los * 100)} %"]
 
 
-def _fixed(value: float) -> str:
+def two_decimals(value: float) -> str:
     """Two decimals, and "0.00" rather than "-0.00" for a value a hair below zero."""
     return f"{round(value, 2) + 0.0:.2f}"
 
@@ -111,13 +111,13 @@ def logistic_llr(counts, elo0: float, elo1: float) -> np.ndarray:
     observed one reweighted, p_i = phat_i / (1 + theta (a_i - s)), with theta the root
     of sum_i phat_i (a_i - s) / (1 + theta (a_i - s)) = 0. The ratio of the two
     likelihoods then needs only the thetas: LLR / N = sum_i phat_i log(p1_i / p0_i)."""
-    regular = np.asarray(counts, dtype=float)
-    regular = np.where(regular == 0, EMPTY_COUNT, regular)
+    counts = np.asarray(counts, dtype=float)
+    regular = np.where(counts == 0, EMPTY_COUNT, counts)
     total = regular.sum(axis=-1)
     # one contiguous row per cell: the bisection below then works on whole columns
     observed = (regular / total[..., None]).reshape(-1, len(PAIR_POINTS)).T.copy()
     gain = _log_reweighting(observed, elo_score(elo0)) - _log_reweighting(observed, elo_score(elo1))
-    return total * gain.reshape(total.shape)
+    return np.where(counts.sum(axis=-1) > 0, total * gain.reshape(total.shape), 0.0)
 
 
 def _log_reweighting(observed: np.ndarray, score: float) -> np.ndarray:

@@ -44,7 +44,7 @@ from typing import Optional
 import numpy as np
 
 from agent.arena.margin import margin_llr
-from agent.arena.pentanomial import logistic_llr, pentanomial_counts
+from agent.arena.pentanomial import logistic_llr, pentanomial_counts, two_decimals
 
 # No verdict before this many pairs. The nuisance parameters (the spread of the margins,
 # the shape of the pentanomial) are estimated from the pairs themselves: from a handful,
@@ -75,8 +75,8 @@ class SprtResult:
     def describe(self) -> str:
         """`LLR: 1.23 (-2.94, 2.94) [0.00, 10.00]  H1 accepted` (fastchess's line)."""
         state = "running" if self.verdict is None else f"{self.verdict} accepted"
-        return (f"LLR: {self.llr:.2f} ({self.lower:.2f}, {self.upper:.2f}) "
-                f"[{self.h0:.2f}, {self.h1:.2f}]  {state}")
+        return (f"LLR: {two_decimals(self.llr)} ({self.lower:.2f}, {self.upper:.2f}) "
+                f"[{two_decimals(self.h0)}, {two_decimals(self.h1)}]  {state}")
 
 
 class _Sprt:
