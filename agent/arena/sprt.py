@@ -6,7 +6,8 @@ Both are generalized SPRTs as in fishtest and fastchess: after each complete pai
 log-likelihood ratio of H1 against H0 (each hypothesis taking its most likely nuisance
 parameters) is compared with Wald's bounds log(beta / (1 - alpha)) and
 log((1 - beta) / alpha); reaching the upper one accepts H1, the lower one H0. No
-overshoot correction: the error rates come out somewhat below alpha and beta.
+overshoot correction (fishtest has one): the error rates come out at alpha and beta
+when each pair moves the LLR a little, and below them when pairs move it in big steps.
 
 - EloSprt: H0 Elo <= elo0 against H1 Elo >= elo1 in logistic Elo (fastchess's default,
   fishtest's "logistic" model: the Elo that the expected score per game implies) on the
@@ -88,6 +89,7 @@ class _Sprt:
         return llr_bounds(self.alpha, self.beta)
 
     def verdict(self, llr: float, pairs: int) -> Optional[str]:
+        """"H1" or "H0" once the LLR of `pairs` pairs reaches a bound, else None."""
         lower, upper = self.bounds
         if pairs < self.min_pairs:
             return None
