@@ -1,5 +1,6 @@
-# C types shared by the Fruit Rage core (agent._core); cimported by ext/_core.pyx.
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+# C types every unit of the Fruit Rage core (agent._core) shares: the position and its
+# groups. Cimported, never included, so that all units see one definition of each.
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:
     MAX_N = 26            # largest board side
@@ -30,12 +31,3 @@ ctypedef struct MoveList:
     int32_t mask_count
     Group groups[MAX_GROUPS]
     uint32_t masks[MASK_POOL]
-
-# Transposition table entry: 16 bytes. `depth` SOLVED_DEPTH marks a value whose subtree
-# reached the end of the game everywhere (no horizon), usable at any depth.
-ctypedef struct TTEntry:
-    uint64_t key
-    int32_t value
-    uint16_t move         # Group.key of the best or refuting move
-    int8_t depth
-    uint8_t bound_age     # bound in bits 0-1, search generation in bits 2-7

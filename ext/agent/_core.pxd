@@ -1,0 +1,8 @@
+# The contracts of the units agent._core is built from, in dependency order. Cython checks
+# every unit's functions against them when it compiles _core.pyx.
+include "position.pxd"
+include "groups.pxd"
+include "evaluation.pxd"
+include "table.pxd"
+include "search.pxd"
+include "perft.pxd"

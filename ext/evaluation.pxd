@@ -1,0 +1,22 @@
+# Contract of the evaluation unit (evaluation.pyx; needs groups.pxd before it): what the
+# horizon guesses is still to come in a position, from its mover's view. Every kind is
+# >= 0 (the mover takes a group at least as large as the opponent's next one): the
+# search's frontier pruning relies on it.
+from libc.stdint cimport int32_t
+
+from core_types cimport Group, MoveList, Position
+
+# Visible from Python as agent._core.EVAL_NONE etc.
+cpdef enum:
+    EVAL_NONE = 0            # the bare margin: nothing is guessed
+    EVAL_GREEDY_PAIR = 1     # the mover takes the largest group, the opponent the next
+    EVAL_ALTERNATING = 2     # the players take the groups in turn, largest first
+
+# The value of `pos`, the position `move` leaves; `parent_spans` holds the groups of the
+# position the move was played in when needs_parent_spans(kind), and `scratch` is a move
+# list the evaluation may overwrite.
+cdef int32_t evaluate(int kind, const Position *pos, const Group *move,
+                      const GroupSpans *parent_spans, MoveList *scratch) noexcept nogil
+# Whether `kind` reads the parent's group spans, which the search then records per node.
+cdef bint needs_parent_spans(int kind) noexcept nogil
+cdef int32_t pair_value(const GroupCensus *seen) noexcept nogil

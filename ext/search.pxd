@@ -1,0 +1,71 @@
+# Contract of the search unit (search.pyx; needs the other contracts before it): alpha-beta
+# negamax of one depth over the score difference, with its move ordering, late move
+# reduction and the frontier's pruning, and the buffers and statistics of one search.
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint64_t
+
+from core_types cimport MAX_GROUPS, MAX_N, Group, MoveList, Position
+
+cdef enum:
+    INFINITE = 1000000          # above any reachable margin (26 * 26) ** 2
+
+# Visible from Python as agent._core.ORDER_TT etc.
+cpdef enum:
+    ORDER_TT = 1
+    ORDER_SIZE = 2
+    ORDER_HISTORY = 4
+    ORDER_ALL = 7
+    MODEL_NONE = 0
+    MODEL_GREEDY = 1
+
+ctypedef struct SearchConfig:
+    bint alpha_beta             # False: plain minimax, no pruning and no table
+    int eval_kind               # EVAL_*
+    int reduction               # plies a late move's first search is cut by (0: none)
+    int full_moves              # moves of a node searched at full depth before reducing
+    int opponent_model          # MODEL_GREEDY: at odd plies only the largest groups are played
+
+ctypedef struct MoveOrdering:
+    int flags                   # ORDER_*
+    int32_t history[MAX_N * 32] # by Group.key: depth^2 summed over the cutoffs it caused
+
+ctypedef struct PlyBuffers:
+    # One of each per ply, grown by reserve_plies and kept across iterations.
+    int plies
+    MoveList *moves
+    int32_t (*scores)[MAX_GROUPS]
+    GroupSpans *spans           # the node's groups, when the evaluation reads them
+    Group **played              # the move being searched (a group in the ply's move list)
+
+ctypedef struct SearchStats:
+    int64_t nodes
+    int64_t horizon_hits        # values guessed at the horizon (the value is then not exact)
+    int64_t tt_probes
+    int64_t tt_hits
+
+ctypedef struct SearchClock:
+    double deadline             # process CPU seconds
+    bint stop
+
+ctypedef struct RootProgress:
+    uint16_t move               # best move of the root search so far (NO_MOVE: none)
+    int32_t value
+    int moves_done
+
+ctypedef struct SearchState:
+    SearchConfig config
+    MoveOrdering ordering
+    PlyBuffers buffers
+    Table table
+    SearchStats stats
+    SearchClock clock
+    RootProgress root
+
+# Room for `plies` plies of buffers; False when the memory is not there (nothing is lost).
+cdef bint reserve_plies(PlyBuffers *buffers, int plies) noexcept nogil
+cdef void free_plies(PlyBuffers *buffers) noexcept nogil
+# Zero the statistics and the root's progress, set the deadline: before each search.
+cdef void start_search(SearchState *s, double deadline) noexcept nogil
+# The key the table stores the node at `ply` of position `pos` under.
+cdef uint64_t node_key(const SearchState *s, const Position *pos, int ply) noexcept nogil
+cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alpha, int32_t beta,
+                     int ply) noexcept nogil
