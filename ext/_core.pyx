@@ -31,6 +31,11 @@ cdef class _MoveLists:
         free(self.lists)
 
 
+cdef check_eval_kind(int kind):
+    if not 0 <= kind < EVAL_KINDS:
+        raise ValueError(f"eval_kind must be one of the EVAL_* constants (0..{EVAL_KINDS - 1}), not {kind}")
+
+
 cdef tuple group_cells(const Position *pos, const Group *group, const uint32_t *masks):
     cdef int c, n = pos.n
     cdef uint32_t bits
@@ -102,16 +107,22 @@ cdef class Board:
                 for i in range(moves.count)]
 
     def pair_values_after_moves(self):
-        """{cell: EVAL_GREEDY_PAIR of the position the move there leaves}, one cell per
-        group, computed as the search does: from this position's group spans and flood
-        fills near the move only (child_census). For tests against the rules."""
-        cdef _MoveLists scratch = _MoveLists(1)
+        """evaluations_after_moves(EVAL_GREEDY_PAIR)."""
+        return self.evaluations_after_moves(EVAL_GREEDY_PAIR)
+
+    def evaluations_after_moves(self, int kind):
+        """{cell: evaluation `kind` of the position the move there leaves}, one cell per
+        group, computed as the search computes it (for the pair: from this position's
+        group spans and flood fills near the move only). For tests against the oracles."""
+        cdef _MoveLists scratch = _MoveLists(2)
         cdef MoveList *moves = scratch.lists
-        cdef GroupSpans *spans = <GroupSpans *> malloc(sizeof(GroupSpans))
+        cdef GroupSpans *spans
         cdef GroupCensus seen
         cdef Position child
         cdef Group *g
         cdef int i
+        check_eval_kind(kind)
+        spans = <GroupSpans *> malloc(sizeof(GroupSpans))
         if spans == NULL:
             raise MemoryError("group spans")
         try:
@@ -120,9 +131,8 @@ cdef class Board:
             for i in range(moves.count):
                 g = &moves.groups[i]
                 play_group(&child, &self.pos, g, &moves.masks[g.first_mask])
-                child_census(&child, g, spans, &seen)
                 cell = group_cells(&self.pos, g, &moves.masks[g.first_mask])[0]
-                values[cell] = pair_value(&seen)
+                values[cell] = evaluate(kind, &child, g, spans, moves + 1)
             return values
         finally:
             free(spans)
@@ -225,8 +235,7 @@ cdef class Searcher:
             raise ValueError("reduction must be 0..8 and full_moves >= 0")
         if opponent_model not in (MODEL_NONE, MODEL_GREEDY):
             raise ValueError("opponent_model must be MODEL_NONE or MODEL_GREEDY")
-        if eval_kind not in (EVAL_NONE, EVAL_GREEDY_PAIR, EVAL_ALTERNATING):
-            raise ValueError("eval_kind must be EVAL_NONE, EVAL_GREEDY_PAIR or EVAL_ALTERNATING")
+        check_eval_kind(eval_kind)
         if not 0 <= ordering <= ORDER_ALL:
             raise ValueError("ordering must be a combination of ORDER_* flags")
         memset(&self.s, 0, sizeof(SearchState))

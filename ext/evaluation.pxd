@@ -12,6 +12,9 @@ cpdef enum:
     EVAL_GREEDY_PAIR = 1     # the mover takes the largest group, the opponent the next
     EVAL_ALTERNATING = 2     # the players take the groups in turn, largest first
 
+cdef enum:
+    EVAL_KINDS = 3           # the kinds above are 0 .. EVAL_KINDS - 1
+
 # The value of `pos`, the position `move` leaves; `parent_spans` holds the groups of the
 # position the move was played in when needs_parent_spans(kind), and `scratch` is a move
 # list the evaluation may overwrite.

@@ -1,0 +1,45 @@
+"""The evaluations of the core's search, each paired with its plain-Python oracle.
+
+An evaluation is what the search guesses is still to come, for the player to move, in a
+position it does not search further. The core computes it fast (ext/evaluation.pyx);
+the oracle says the same thing plainly over the reference rules, and
+tests/test_core_evaluations.py holds every registered kind to its oracle and to the
+invariants the search relies on: never negative (the frontier's pruning drops a move
+whose points cannot beat alpha even against an evaluation of 0), and never part of an
+exact result (a solved position's value is its true final margin, whatever the kind).
+
+Adding an evaluation:
+1. Core: a `cdef int32_t ... noexcept nogil` function in ext/evaluation.pyx, a new EVAL_*
+   value in ext/evaluation.pxd's `cpdef enum` (and EVAL_KINDS one higher), and its line
+   in evaluate()'s dispatch. It must be >= 0 on every position.
+2. Oracle: a plain function grid -> int over agent.rules (the existing ones live there).
+3. Registration: one `Evaluation(...)` line in EVALUATIONS below.
+The tests then cover it; `Searcher(board, eval_kind=...)` accepts it.
+"""
+from agent import rules
+from agent._core import EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE
+
+
+class Evaluation:
+    __slots__ = ("name", "kind", "oracle")
+
+    def __init__(self, name: str, kind: int, oracle):
+        self.name = name        # for test ids and messages
+        self.kind = kind        # the core's EVAL_* value
+        self.oracle = oracle    # grid -> int, the same value computed plainly
+
+    def __repr__(self):
+        return f"Evaluation({self.name!r})"
+
+
+def bare_margin(grid) -> int:
+    """Nothing is guessed: the value at the horizon is the margin so far."""
+    return 0
+
+
+EVALUATIONS = (
+    Evaluation("none", EVAL_NONE, bare_margin),
+    Evaluation("greedy-pair", EVAL_GREEDY_PAIR, rules.greedy_pair_value),
+    Evaluation("alternating", EVAL_ALTERNATING, rules.alternating_value),
+)
+
