@@ -127,3 +127,67 @@ class OriginalStylePlayer:
 
     def close(self) -> None:
         self.sock.close()
+
+
+def flood(host: str, port: int, kind: str, seconds: float, most: int, announce: int,
+          held: int = 200) -> None:
+    """Connect as fast as the server takes connections, for at most `seconds` and `most`
+    connections, holding the last `held` open, until the server stops listening.
+    "empty": 64 connections at a time that say nothing; "slow": one at a time, ten a
+    second, each sending a 260 KB hello that never ends. Prints "flooding" after
+    `announce` connections, and at the end how many it made and why it stopped:
+    "refused" (the game started), "time" or "count"."""
+    import errno
+    import select
+    import struct
+    import time
+    from collections import deque
+    deadline = time.monotonic() + seconds
+    opened: deque = deque()
+    made, stop, announced = 0, "count", False
+    batch = 64 if kind == "empty" else 1
+    try:
+        while made < most and stop == "count":
+            if time.monotonic() >= deadline:
+                stop = "time"
+                break
+            connecting = []
+            for _ in range(min(batch, most - made)):
+                sock = socket.socket()
+                sock.setblocking(False)
+                # closed with a reset, which also clears the server's side of it: without,
+                # new connections run into ports the server still holds, and stall 1 s
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                sock.connect_ex((host, port))
+                connecting.append(sock)
+            _, connected, _ = select.select([], connecting, [], 1.0)
+            for sock in connecting:
+                problem = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) if sock in connected else None
+                if problem == 0:
+                    made += 1
+                    opened.append(sock)
+                    if kind == "slow":
+                        try:
+                            sock.send(b'{"name": "' + b"x" * 260_000)
+                        except OSError:
+                            pass
+                else:
+                    if problem == errno.ECONNREFUSED:
+                        stop = "refused"
+                    sock.close()
+            while len(opened) > held:
+                opened.popleft().close()
+            if made >= announce and not announced:
+                print("flooding", flush=True)
+                announced = True
+            if kind == "slow":
+                time.sleep(0.1)
+    finally:
+        for sock in opened:
+            sock.close()
+    print(made, stop, flush=True)
+
+
+FLOOD_SCRIPT = ("import sys; sys.path.insert(0, sys.argv[1]); from expanding_helpers import flood; "
+                "flood('127.0.0.1', int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), "
+                "int(sys.argv[5]), int(sys.argv[6]))")

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from .protocol import MessageDecoder, ProtocolError, encode
 
 READ_CHUNK = 4096
+# The kernel's share of the output to one peer; fixed rather than grown to megabytes, so
+# that a peer that stops reading is noticed within a few hundred states.
+SEND_BUFFER_BYTES = 65536
 READS_AT_ONCE = 16  # recvs per wake-up: what has arrived, and the end that follows it
 MAX_UNSENT_BYTES = 1 << 20  # output a peer may leave unread, whatever the time
 MESSAGE, EOF, INVALID = "message", "eof", "invalid"
@@ -30,6 +33,7 @@ class Connection:
         self.sock = sock
         sock.setblocking(False)
         _send_without_delay(sock)
+        _bound_send_buffer(sock)
         self.joined = joined
         self.name = ""
         self.bytes_received = 0
@@ -130,5 +134,12 @@ def _send_without_delay(sock: socket.socket) -> None:
     the first, which the player's side delays ~40 ms: time charged to the first mover."""
     try:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except OSError:
+        pass
+
+
+def _bound_send_buffer(sock: socket.socket) -> None:
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
     except OSError:
         pass

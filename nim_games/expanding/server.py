@@ -44,13 +44,17 @@ class GameResult:
 
 def open_listener(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> socket.socket:
     """Bind the listening socket up front, so a bad address or a busy port fails early (OSError).
-    An IPv6 address (`::1`, `[::1]`) gets an IPv6 socket; names and the rest, IPv4 as before."""
+    An IPv6 address (`::1`, `[::1]`) gets an IPv6 socket; names and the rest, IPv4 as before.
+    The kernel's queue of arrivals is as long as the system allows: with the usual 128, a
+    burst of connections overflows it and the connections after, a player's among them,
+    are dropped and retried only a second later."""
     host = host.strip("[]")
     try:
         ipv6 = ipaddress.ip_address(host).version == 6
     except ValueError:  # a name such as localhost
         ipv6 = False
-    return socket.create_server((host, port), family=socket.AF_INET6 if ipv6 else socket.AF_INET)
+    return socket.create_server((host, port), family=socket.AF_INET6 if ipv6 else socket.AF_INET,
+                                backlog=socket.SOMAXCONN)
 
 
 def play_one_game(
