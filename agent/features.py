@@ -26,7 +26,7 @@ from agent.rules import (
     remove_and_fall,
 )
 
-# Upper bounds of the size classes the groups are counted in: 1, 2, 3-4, 5-8, 9 and up.
+# The size classes (smallest, largest) the groups are counted in: 1, 2, 3-4, 5-8, 9 and up.
 SIZE_CLASSES = ((1, 1), (2, 2), (3, 4), (5, 8), (9, math.inf))
 # A group this large is "large" for large_group_parity: the bottom of the 5-8 class.
 LARGE_GROUP = 5

@@ -2,6 +2,7 @@
 (agent.fast_features) held to the plain-Python oracle (agent.features)."""
 from __future__ import annotations
 
+import doctest
 import math
 import random
 
@@ -105,3 +106,8 @@ def test_a_full_board_of_nine_types():
 def test_the_names_match_the_vector():
     assert len(features.FEATURE_NAMES) == len(set(features.FEATURE_NAMES)) \
         == len(features.feature_vector(("01", "00")))
+
+
+def test_the_docstring_example():
+    failed, attempted = doctest.testmod(features)
+    assert attempted > 0 and failed == 0
