@@ -5,15 +5,31 @@ from __future__ import annotations
 import argparse
 import doctest
 import json
+import random
 
 import numpy as np
 import pytest
+from fruit_helpers import random_grid
 
 from agent import Board, GreedyPlayer, Limit, RandomPlayer, play_game, search
 from agent import eval_tuning as tuning
+from agent.eval_search import (
+    TwoPlyPlayer,
+    candidates,
+    fitted_player,
+    greedy_pair,
+    greedy_pair_player,
+)
 from agent.eval_tuning_command import add_arguments, run
 from agent.features import FEATURE_NAMES, feature_vector
-from agent.rules import legal_cell, play
+from agent.rules import (
+    greedy_pair_value,
+    groups,
+    legal_cell,
+    negamax_value,
+    play,
+    random_board,
+)
 
 
 def small_records(count: int = 8, size: int = 5) -> list:
@@ -165,3 +181,35 @@ def test_tune_eval_names_what_is_wrong(tmp_path, capsys):
 def test_the_docstring_example():
     failed, attempted = doctest.testmod(tuning)
     assert attempted > 0 and failed == 0
+
+
+def test_the_two_ply_search_is_plain_negamax_when_it_sees_every_move():
+    rng = random.Random(40)
+    player = TwoPlyPlayer(greedy_pair, width=1000)
+    for _ in range(60):
+        grid = random_grid(rng, rng.randint(2, 6), rng.randint(1, 4), rng.choice([0.0, 0.3]))
+        if len(groups(grid)) > 1:
+            value, cell = player.best(Board(grid).core(), 1000)
+            assert value == negamax_value(grid, 2, greedy_pair_value), grid
+            after, points = play(grid, cell)
+            assert points - negamax_value(after, 1, greedy_pair_value) == value
+
+
+def test_candidates_are_the_best_moves_by_points_less_the_greedy_pair_they_leave():
+    grid = random_board(9, 7, 3)
+    chosen = candidates(Board(grid).core(), 5)
+    scores = sorted((len(g) ** 2 - greedy_pair_value(play(grid, min(g))[0]) for g in groups(grid)), reverse=True)
+    assert [points - greedy_pair(child) for _, child, points in chosen] == scores[:5]
+    for cell, child, points in chosen:
+        assert (child.rows(), points) == play(grid, cell)
+
+
+def test_the_two_ply_players_play_whole_games(tmp_path):
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(tuning.tune(small_records(6), seed=3, per_game=5).to_json()))
+    game = play_game(fitted_player(str(path), width=3), greedy_pair_player(width=3), Board.random(2, 6, 3),
+                     clocks=(30, 30))
+    assert game.fault is None and sum(game.scores.values()) > 0
+    assert game.agents == ("two-ply(fitted,w=3)", "two-ply(greedy-pair,w=3)")
+    with pytest.raises(ValueError, match="width"):
+        TwoPlyPlayer(greedy_pair, width=0)
