@@ -1,17 +1,20 @@
 """What every interactive game here does at the end of input, on Ctrl-C, and when its output
-goes nowhere."""
+goes nowhere; and the exit codes every Nim program's --help ends with."""
 from __future__ import annotations
 
 import io
 import os
 import sys
 
+EXIT_CODES = "exit codes: 0 done, 1 runtime failure, 2 bad input or arguments, 130 interrupted"
 
-def play_to_the_end(play, *args) -> int:
+
+def play_to_the_end(program: str, play, *args) -> int:
     """Run `play(*args)`; end of input or Ctrl-C abandon the game with a message.
-    Returns the exit code: 0, 1 when the output cannot be written, 130 when interrupted."""
+    Returns the exit code: 0, 1 when the output cannot be written, 130 when interrupted
+    (`PROGRAM: interrupted` on stderr)."""
     if sys.stdout is None:  # started with it closed (`>&-`): nowhere to show the game
-        _cannot_write("standard output is closed")
+        _cannot_write(program, "standard output is closed")
         return 1
     if sys.stdin is None:  # started with it closed (`<&-`): read as an empty input
         sys.stdin = io.StringIO()
@@ -23,12 +26,13 @@ def play_to_the_end(play, *args) -> int:
             print("\nEnd of input: game abandoned.")
         except KeyboardInterrupt:
             code = 130
-            print("\nInterrupted: game abandoned.")
+            print()  # end the prompt's line
+            print(f"{program}: interrupted", file=sys.stderr)
     except BrokenPipeError:
         reader_left()
         return code or 1
     except OSError as error:  # e.g. stdout on a full disk
-        _cannot_write(error.strerror)
+        _cannot_write(program, error.strerror)
         return code or 1
     return code
 
@@ -39,5 +43,5 @@ def reader_left() -> None:
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _cannot_write(why: str) -> None:
-    print(f"{os.path.basename(sys.argv[0])}: cannot write the game: {why}", file=sys.stderr)
+def _cannot_write(program: str, why: str) -> None:
+    print(f"{program}: cannot write the game: {why}", file=sys.stderr)

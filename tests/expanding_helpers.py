@@ -20,8 +20,9 @@ SERVER_EXIT_TIMEOUT = 15.0
 class ServerRun:
     """A game server running in a thread; `result` is set when it finishes."""
 
-    def __init__(self, config: GameConfig, log_path: Path, join_timeout: float, **timeouts):
-        self.listener = open_listener(HOST, 0)
+    def __init__(self, config: GameConfig, log_path: Path, join_timeout: float, port: int = 0,
+                 **timeouts):
+        self.listener = open_listener(HOST, port)
         self.port = self.listener.getsockname()[1]
         self.address = (HOST, self.port)
         self.log_path = log_path
@@ -51,10 +52,11 @@ class ServerRun:
 
 @contextmanager
 def running_server(tmp_path: Path, stones=10, resets=1, init_max=3, time_budget=5.0,
-                   join_timeout=5.0, **timeouts):
-    """A server in a thread; `timeouts`: play_one_game's hello_timeout and send_timeout."""
+                   join_timeout=5.0, port=0, **timeouts):
+    """A server in a thread (on a free port unless one is given); `timeouts`:
+    play_one_game's hello_timeout and send_timeout."""
     run = ServerRun(GameConfig(stones, resets, init_max, time_budget),
-                    tmp_path / "game-log.txt", join_timeout, **timeouts)
+                    tmp_path / "game-log.txt", join_timeout, port, **timeouts)
     try:
         yield run
     finally:

@@ -11,6 +11,8 @@ import threading
 import pytest
 
 from expanding_helpers import HOST, RawPlayer, running_server
+from nim_games.console import EXIT_CODES
+from nim_games.expanding import client as client_module
 from nim_games.expanding.cli import exp_nim_main, start_game_main
 from nim_games.expanding.players import Tracker, human_chooser
 
@@ -24,13 +26,18 @@ def free_port() -> int:
 
 
 @pytest.mark.parametrize("argv, problem", [
-    (["0", "1"], "must be at least 1"),
-    (["5", "-1"], "cannot be negative"),
+    (["0", "1"], "argument n: must be 1..1000000, not 0"),
+    (["1000001", "1"], "argument n: must be 1..1000000, not 1000001"),
+    (["5", "-1"], "argument r: must be 0..1000000, not -1"),
     (["five", "1"], "'five' is not a whole number"),
     (["5", "1", "-t", "abc"], "'abc' is not a number of seconds"),
-    (["5", "1", "-t", "0"], "must be a positive number of seconds"),
-    (["5", "1", "-p", "70000"], "70000 is not a port number"),
-    (["5", "1", "-m", "0"], "must be at least 1"),
+    (["5", "1", "-t", "0"], "must be 0.01..86400 seconds, not 0"),
+    (["5", "1", "-t", "1e10"], "argument -t/--time: must be 0.01..86400 seconds, not 1e10"),
+    (["5", "1", "-t", "inf"], "must be 0.01..86400 seconds, not inf"),
+    (["5", "1", "-t", "nan"], "must be 0.01..86400 seconds, not nan"),
+    (["5", "1", "--wait", "1e10"], "argument --wait: must be 0.01..86400 seconds, not 1e10"),
+    (["5", "1", "-p", "70000"], "argument -p/--port: must be 0..65535, not 70000"),
+    (["5", "1", "-m", "0"], "argument -m/--max: must be 1..1000000, not 0"),
     (["5"], "the following arguments are required: r"),
     # (a port, a wait and a log that would not hang or litter, were the address accepted)
     (["5", "1", "-p", "0", "--wait", "0.01", "--log", os.devnull, "-a", ""], "the address cannot be empty"),
@@ -55,11 +62,15 @@ def test_start_game_bad_address(capsys):
     assert "cannot listen on no-such-host.invalid:0" in capsys.readouterr().err
 
 
-def test_help_explains(capsys):
+def test_help_explains_ranges_resets_and_exit_codes(capsys):
     assert start_game_main(["--help"]) == 0
-    assert "game-log.txt" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "game-log.txt" in out and "0.01..86400" in out and "1..1000000" in out
+    assert out.splitlines()[-1] == EXIT_CODES
     assert exp_nim_main(["--help"]) == 0
-    assert "STONES RESET" in capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())
+    assert "STONES RESET" in out and "a reset holds your opponent's next move" in out
+    assert out.endswith(EXIT_CODES)
 
 
 def ipv6_loopback_works() -> bool:
@@ -81,17 +92,54 @@ def test_start_game_listens_on_an_ipv6_address(tmp_path, capsys, address):
 
 @pytest.mark.parametrize("server, problem", [
     ("localhost", "is not HOST:PORT"), ("localhost:abc", "'abc' is not a whole number"),
-    ("localhost:0", "cannot be 0"),
+    ("localhost:0", "the port must be 1..65535, not 0"),
 ])
 def test_exp_nim_bad_address(capsys, server, problem):
     assert exp_nim_main(["-n", "alice", server]) == 2
     assert problem in capsys.readouterr().err
 
 
-def test_exp_nim_no_server(capsys):
-    assert exp_nim_main(["-n", "alice", f"{HOST}:{free_port()}"]) == 1
-    err = capsys.readouterr().err
-    assert "exp-nim: error" in err and "Traceback" not in err
+def test_exp_nim_no_server(capsys, monkeypatch):
+    monkeypatch.setattr(client_module, "CONNECT_RETRY", 0.2)
+    port = free_port()
+    assert exp_nim_main(["-n", "alice", f"{HOST}:{port}"], stdout=io.StringIO()) == 1
+    assert capsys.readouterr().err == (
+        f"exp-nim: no server is listening at {HOST}:{port} (is start-game running?)\n")
+
+
+def test_exp_nim_started_before_its_server_joins_once_it_listens(tmp_path):
+    """`exp-nim` a moment before `start-game`: it keeps trying for a few seconds."""
+    port = str(free_port())
+    player = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from nim_games.expanding.cli import exp_nim_main; "
+         "sys.exit(exp_nim_main(sys.argv[1:]))", "--auto", "-f", "-n", "early", f"{HOST}:{port}"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "Joining the game" in player.stdout.readline()  # and trying: nothing listens yet
+        with running_server(tmp_path, stones=5, resets=0, port=int(port)) as run:
+            late = RawPlayer(run.address, "late", 1)
+            late.receive()
+            state = late.receive()
+            while not state["finished"]:  # late takes 1 a turn; 5 stones are a first-player win
+                late.move(1)
+                late.receive()
+                state = late.receive()
+            final = state
+        out, err = player.communicate(timeout=PROCESS_TIMEOUT)
+    finally:
+        player.kill()
+        player.wait()
+    assert (player.returncode, err) == (0, "")
+    assert final["winner"] == "early" and "You win" in out
+
+
+def test_exp_nim_whose_wait_ran_out_is_told_why(tmp_path, capsys):
+    with running_server(tmp_path, join_timeout=0.3) as run:
+        status = exp_nim_main(["-f", "-n", "alice", f"{HOST}:{run.port}"], stdout=io.StringIO())
+    assert status == 1
+    assert capsys.readouterr().err == (
+        f"exp-nim: the server at {HOST}:{run.port} turned the player away: "
+        "no game: two players did not join within 0.3 s\n")
 
 
 def run_exp_nim_in_thread(argv, typed):
@@ -110,7 +158,7 @@ def test_exp_nim_end_of_input_leaves_cleanly(tmp_path, capsys):
         final = bob.receive_final()
         thread.join(10)
     assert outcome["status"] == 1
-    assert "end of input" in capsys.readouterr().err
+    assert capsys.readouterr().err == "\nexp-nim: end of input; leaving the game\n"
     assert final["winner"] == "bob" and final["reason"] == "alice disconnected"
 
 
@@ -176,7 +224,11 @@ def test_whole_session_as_processes(tmp_path):
     # 8 stones with one reset each is a first-player loss, so the perfect second player wins.
     assert server.returncode == 0 and "cpu wins: cpu took the last stone" in server_out
     assert computer.returncode == 0 and "You win" in computer.stdout
-    assert human.returncode == 0 and "cpu wins" in human_out and "Traceback" not in human_err
+    assert human.returncode == 0 and "Traceback" not in human_err
+    assert "Game over. You lose: cpu took the last stone" in human_out
+    assert "A reset, used with a move, holds your opponent's next move to at most 3 stones" in human_out
+    # the server's window shows the game as it goes
+    assert "Player 0 (moves first): alice" in server_out and "alice took 1; limit 3;" in server_out
     log = (tmp_path / "game-log.txt").read_text()
     assert log.startswith("Expanding Nim: 8 stones") and log.endswith(
         "Game over: cpu wins; reason: cpu took the last stone\n")
@@ -238,31 +290,74 @@ def test_exp_nim_tells_a_server_that_hung_up_from_a_reader_that_left(monkeypatch
     monkeypatch.setattr("nim_games.expanding.client.socket.create_connection",
                         lambda address, timeout: _HungUpSocket())
     assert exp_nim_main(["-n", "alice", f"{HOST}:9"], stdout=io.StringIO()) == 1
-    assert "failed: the server closed the connection" in capsys.readouterr().err
+    assert capsys.readouterr().err == f"exp-nim: the server at {HOST}:9 closed the connection\n"
 
 
-def serve_one_init(init) -> int:
-    """A one-connection server that answers the hello with `init`; returns its port."""
+def serve_messages(*messages) -> int:
+    """A one-connection server that answers the hello with `messages` (bytes or objects,
+    each then followed by a newline); returns its port."""
     listener = socket.create_server((HOST, 0))
 
     def serve():
         with listener, listener.accept()[0] as conn:
             conn.recv(4096)
-            conn.sendall((json.dumps(init) + "\n").encode())
-            conn.recv(4096)  # until the player leaves
+            for message in messages:
+                data = message if isinstance(message, bytes) else json.dumps(message).encode()
+                conn.sendall(data + b"\n")
+            while conn.recv(4096):  # until the player leaves
+                pass
     threading.Thread(target=serve, daemon=True).start()
     return listener.getsockname()[1]
 
 
-@pytest.mark.parametrize("bad", [
-    {"init_stones": -5}, {"init_stones": 0}, {"init_max": 0}, {"init_resets": -1}, {"game_time": 0},
+INIT = {"init_stones": 5, "init_resets": 0, "game_time": 10, "init_max": 3}
+
+
+@pytest.mark.parametrize("bad, problem", [
+    ({"init_stones": -5}, "number of stones must be 1..1000000, not -5"),
+    ({"init_stones": 0}, "number of stones must be 1..1000000, not 0"),
+    ({"init_stones": 10 ** 30}, "number of stones must be 1..1000000"),
+    ({"init_max": 0}, "initial maximum must be 1..1000000, not 0"),
+    ({"init_resets": -1}, "number of resets must be 0..1000000, not -1"),
+    ({"game_time": 0}, "time budget must be above 0 and at most 86400 s, not 0"),
+    ({"game_time": 1e10}, "time budget must be above 0 and at most 86400 s, not 10000000000.0"),
+    ({"init_stones": 5.5}, "init_stones is 5.5, not a whole number"),
+    ({"game_time": "10"}, "game_time is '10', not a number of seconds"),
+    ({"init_max": None}, "init_max is None, not a whole number"),
 ])
-def test_exp_nim_refuses_an_init_message_with_no_game_in_it(capsys, bad):
-    init = {"init_stones": 5, "init_resets": 0, "game_time": 10, "init_max": 3, **bad}
-    port = serve_one_init(init)
+def test_exp_nim_refuses_an_init_message_with_no_game_in_it(capsys, bad, problem):
+    port = serve_messages({**INIT, **bad})
     assert exp_nim_main(["-f", "-n", "alice", f"{HOST}:{port}"], stdin=io.StringIO(),
                         stdout=io.StringIO()) == 1
-    assert "failed: bad init message" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith(f"exp-nim: the server at {HOST}:{port} sent something that is not the game: "
+                          "bad init message: ")
+    assert problem in err
+
+
+@pytest.mark.parametrize("messages, problem", [
+    ([b'{"init_stones": 5, "init_resets": 0, "game_time": Infinity, "init_max": 3}'],
+     "Infinity is not a JSON value"),
+    ([INIT, b'{"finished": false, "stones_left": NaN}'], "NaN is not a JSON value"),
+    ([INIT, {"finished": False, "stones_left": 1e308, "current_max": 3}], "stones_left is 1e+308, not 0..5"),
+    ([INIT, {"finished": False, "stones_left": 4, "current_max": 10 ** 400}], "current_max is 1000"),
+    ([INIT, {"finished": "no", "stones_left": 4}], "no finished flag"),
+    ([INIT, {"finished": False, "stones_left": 4, "current_max": 4}], "no player_0"),
+    ([INIT, {"finished": False, "stones_left": 4, "current_max": 4, "player_0": {"resets_left": 0},
+             "player_1": {"resets_left": 0, "time_taken": -1}}], "player_1's time_taken is -1"),
+])
+def test_exp_nim_names_absurd_fields_from_a_server(capsys, messages, problem):
+    port = serve_messages(*messages)
+    assert exp_nim_main(["--auto", "-n", "bob", f"{HOST}:{port}"], stdout=io.StringIO()) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"exp-nim: the server at {HOST}:{port} sent something that is not the game")
+    assert problem in err and "Traceback" not in err
+
+
+def test_start_game_t_1e10_is_refused_before_any_player_can_crash(capsys):
+    assert start_game_main(["5", "0", "-t", "1e10", "-p", "0"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "must be 0.01..86400 seconds, not 1e10" in err
 
 
 def test_exp_nim_refuses_an_empty_name(capsys):
@@ -273,6 +368,8 @@ def test_exp_nim_refuses_an_empty_name(capsys):
 def test_exp_nim_refuses_a_name_the_server_would_refuse(capsys):
     assert exp_nim_main(["-n", "alice\nbob", f"{HOST}:{free_port()}"]) == 2
     assert "the name must be printable" in capsys.readouterr().err
+    assert exp_nim_main(["-n", "n" * 65, f"{HOST}:{free_port()}"]) == 2
+    assert "the name is too long (at most 64 characters)" in capsys.readouterr().err
 
 
 def test_a_player_still_typing_learns_at_once_that_its_clock_ran_out(tmp_path):
@@ -296,7 +393,7 @@ def test_a_player_still_typing_learns_at_once_that_its_clock_ran_out(tmp_path):
         stdin.close()
     out = outcome["out"].getvalue()
     assert outcome["status"] == 0
-    assert "Your move (1-3 stones, no resets left): \nGame over. bob wins: alice ran out of time" in out
+    assert "Your move (1-3 stones, no resets left): \nGame over. You lose: alice ran out of time" in out
 
 
 def test_start_game_with_an_unwritable_log_stops_before_listening(tmp_path, capsys):
@@ -319,7 +416,7 @@ def test_start_game_names_the_log_it_cannot_write_as_the_game_starts(tmp_path):
     finally:
         server.kill()
     assert server.returncode == 1
-    assert err == "start-game: error: cannot write the log /dev/full: No space left on device\n"
+    assert err == "start-game: cannot write the log /dev/full: No space left on device\n"
     assert all(player.sock.recv(100) == b"" for player in players)
 
 
@@ -375,11 +472,11 @@ def test_exp_nim_with_standard_input_closed_leaves_at_once(tmp_path, monkeypatch
         final = bob.receive_final()
         thread.join(10)
     assert outcome["status"] == 1
-    assert "exp-nim: end of input; leaving the game." in capsys.readouterr().err
+    assert capsys.readouterr().err == "\nexp-nim: end of input; leaving the game\n"
     assert final["reason"] == "alice disconnected"
 
 
 def test_exp_nim_with_standard_output_closed_says_so(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdout", None)  # as Python starts under `exp-nim ... >&-`
     assert exp_nim_main(["-n", "alice", f"{HOST}:{free_port()}"]) == 1
-    assert capsys.readouterr().err == "exp-nim: error: standard output is closed\n"
+    assert capsys.readouterr().err == "exp-nim: standard output is closed\n"

@@ -6,49 +6,43 @@ import io
 import sys
 from typing import TextIO
 
-from ..console import reader_left
-from .client import Client
+from ..console import EXIT_CODES, reader_left
+from .client import Client, GameRejected, NoServer, ServerClosed, ServerSilent
 from .game_log import GameLog, LogWriteError
 from .players import Chooser, ServerSpoke, Tracker, computer_chooser, human_chooser
-from .protocol import ProtocolError
-from .rules import DEFAULT_MAX, DEFAULT_TIME, GameConfig, resets_phrase
+from .protocol import MAX_NAME_CHARS, ProtocolError
+from .rules import DEFAULT_MAX, DEFAULT_TIME, MAX_STONES, MAX_TIME, MIN_TIME, GameConfig, resets_phrase
 from .server import DEFAULT_HOST, DEFAULT_JOIN_TIMEOUT, DEFAULT_PORT, open_listener, play_one_game
 
 
-def _positive_int(text: str) -> int:
-    value = _whole_number(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+def _whole_number(low: int, high: int):
+    """An argparse type: a whole number in low..high."""
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low}..{high}, not {value}")
+        return value
+    return convert
 
 
-def _whole_number(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-
-
-def _non_negative_int(text: str) -> int:
-    value = _whole_number(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"cannot be negative ({value})")
-    return value
-
-
-def _positive_seconds(text: str) -> float:
+def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    if not MIN_TIME <= value <= MAX_TIME:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"must be {MIN_TIME:g}..{MAX_TIME:g} seconds, not {text}")
     return value
 
 
 def _player_name(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("the name cannot be empty")
+    if len(text.strip()) > MAX_NAME_CHARS:
+        raise argparse.ArgumentTypeError(f"the name is too long (at most {MAX_NAME_CHARS} characters)")
     if not text.strip().isprintable():  # the server would refuse it only after connecting
         raise argparse.ArgumentTypeError(
             "the name must be printable (no line breaks or control characters)")
@@ -62,21 +56,17 @@ def _listen_address(text: str) -> str:
     return text.strip()
 
 
-def _port(text: str) -> int:
-    value = _whole_number(text)
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port number (0-65535)")
-    return value
+_port = _whole_number(0, 65535)
 
 
 def _host_port(text: str) -> tuple[str, int]:
     host, colon, port = text.rpartition(":")
     if not colon or not host:
         raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT, e.g. 127.0.0.1:9999")
-    value = _port(port)
-    if value == 0:
-        raise argparse.ArgumentTypeError("the server's port cannot be 0")
-    return host.strip("[]"), value
+    try:
+        return host.strip("[]"), _whole_number(1, 65535)(port)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"the port {error}") from None
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str] | None):
@@ -91,28 +81,31 @@ def start_game_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="start-game",
         description="Run one game of Expanding Nim between two networked players (exp-nim), "
-                    "write game-log.txt, and print the result.",
+                    "show each move as it comes, write game-log.txt, and print the result.",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("n", type=_positive_int, help="number of stones")
-    parser.add_argument("r", type=_non_negative_int, help="number of resets per player")
-    parser.add_argument("-m", "--max", type=_positive_int, default=DEFAULT_MAX,
-                        help=f"initial maximum take (default {DEFAULT_MAX})")
+    parser.add_argument("n", type=_whole_number(1, MAX_STONES), help=f"number of stones, 1..{MAX_STONES}")
+    parser.add_argument("r", type=_whole_number(0, MAX_STONES),
+                        help=f"number of resets per player, 0..{MAX_STONES}")
+    parser.add_argument("-m", "--max", type=_whole_number(1, MAX_STONES), default=DEFAULT_MAX,
+                        help=f"initial maximum take, 1..{MAX_STONES} (default {DEFAULT_MAX})")
     parser.add_argument("-a", "--address", type=_listen_address, default=DEFAULT_HOST,
                         help=f"address to listen on (default {DEFAULT_HOST}, this machine only)")
     parser.add_argument("-p", "--port", type=_port, default=DEFAULT_PORT,
-                        help=f"port to listen on (default {DEFAULT_PORT})")
-    parser.add_argument("-t", "--time", type=_positive_seconds, default=DEFAULT_TIME,
-                        help=f"each player's total thinking time in seconds (default {DEFAULT_TIME:g})")
+                        help=f"port to listen on, 0..65535, 0 for any free one (default {DEFAULT_PORT})")
+    parser.add_argument("-t", "--time", type=_seconds, default=DEFAULT_TIME,
+                        help=f"each player's total thinking time in seconds, {MIN_TIME:g}..{MAX_TIME:g} "
+                             f"(default {DEFAULT_TIME:g})")
     parser.add_argument("--log", default="game-log.txt", help="game log file (default game-log.txt)")
-    parser.add_argument("--wait", type=_positive_seconds, default=DEFAULT_JOIN_TIMEOUT,
-                        help="seconds to wait for both players to join "
+    parser.add_argument("--wait", type=_seconds, default=DEFAULT_JOIN_TIMEOUT,
+                        help=f"seconds to wait for both players to join, {MIN_TIME:g}..{MAX_TIME:g} "
                              f"(default {DEFAULT_JOIN_TIMEOUT:g})")
     return parser
 
 
 def start_game_main(argv: list[str] | None = None) -> int:
     """Exit status: 0 after a game, 1 if no game took place or the server could not start,
-    130 when interrupted."""
+    2 for bad arguments, 130 when interrupted."""
     args, status = _parse(start_game_parser(), argv)
     if args is None:
         return status
@@ -131,13 +124,13 @@ def _serve_one_game(args: argparse.Namespace) -> int:
     try:
         listener = open_listener(args.address, args.port)
     except (OSError, OverflowError) as error:
-        print(f"start-game: error: cannot listen on {args.address}:{args.port}: {error}", file=sys.stderr)
+        print(f"start-game: cannot listen on {args.address}:{args.port}: {error}", file=sys.stderr)
         return 1
     try:  # before announcing the server: a log that cannot be written stops it
-        log = GameLog(args.log)
+        log = GameLog(args.log, echo=sys.stdout)
     except OSError as error:
         listener.close()
-        print(f"start-game: error: cannot write the log {args.log}: {error.strerror}", file=sys.stderr)
+        print(f"start-game: cannot write the log {args.log}: {error.strerror}", file=sys.stderr)
         return 1
     host, port = listener.getsockname()[:2]
     if ":" in host:  # IPv6, written as exp-nim takes it
@@ -153,10 +146,15 @@ def _serve_one_game(args: argparse.Namespace) -> int:
         listener.close()
         raise
     except LogWriteError as error:
-        print(f"start-game: error: cannot write the log {args.log}: {error.strerror}", file=sys.stderr)
+        print(f"start-game: cannot write the log {args.log}: {error.strerror}", file=sys.stderr)
         return 1
     except OSError as error:
-        print(f"start-game: error: {error}", file=sys.stderr)
+        print(f"start-game: {error}", file=sys.stderr)
+        return 1
+    if isinstance(log.echo_error, BrokenPipeError):
+        raise log.echo_error  # the reader left mid-game: see start_game_main
+    if log.echo_error is not None:
+        print(f"start-game: cannot show the game: {log.echo_error.strerror}", file=sys.stderr)
         return 1
     if result.winner is None:
         print(f"start-game: no game: {result.reason}", file=sys.stderr)
@@ -169,12 +167,16 @@ def exp_nim_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="exp-nim",
         description="Play Expanding Nim on a start-game server. Type each move as "
-                    "`STONES RESET`, e.g. `3 0`, or `2 1` to take 2 and use a reset; "
-                    "moves can also be piped in, one per line.",
+                    "`STONES RESET`, e.g. `3 0`, or `2 1` to take 2 and use a reset: a reset "
+                    "holds your opponent's next move to the initial maximum. Moves can also be "
+                    "piped in, one per line. Started before its server, it keeps trying to "
+                    "connect for a few seconds.",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("server", type=_host_port, metavar="HOST:PORT", help="the game server")
     parser.add_argument("-n", "--name", type=_player_name, required=True,
-                        help="your player name (the other player's must differ)")
+                        help=f"your player name, 1..{MAX_NAME_CHARS} printable characters "
+                             "(the other player's must differ)")
     parser.add_argument("-f", "--first", action="store_true", help="move first")
     parser.add_argument("--auto", action="store_true",
                         help="let the computer choose the moves: perfect play wherever it can solve "
@@ -189,7 +191,7 @@ def _describe(state: dict, me: str, my_move: bool, out: TextIO) -> None:
         out.write(f"{mover} took {state['stones_removed']}{reset}; "
                   f"{state['stones_left']} stones left, next limit {state['current_max']}.\n")
     if state.get("finished"):
-        verdict = "You win" if state.get("winner") == me else f"{state.get('winner')} wins"
+        verdict = "You win" if state.get("winner") == me else "You lose"
         out.write(f"Game over. {verdict}: {state.get('reason', '')}\n")
 
 
@@ -199,6 +201,9 @@ def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
     out.write(f"Game: {client.init_stones} stones, {resets_phrase(client.init_resets)} each, "
               f"initial maximum {client.init_max}, {client.game_time:g} s each. "
               f"You move {'first' if client.order == 0 else 'second'}.\n")
+    if client.init_resets:
+        out.write(f"A reset, used with a move, holds your opponent's next move to at most "
+                  f"{client.init_max} stones; after it the limit is back where it was.\n")
     state: dict = {"finished": False}
     my_turn = client.order == 0
     for _ in range(2 * client.init_stones + 2):  # every move takes a stone; bounds a bad server
@@ -228,16 +233,17 @@ def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
 def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None,
                  stdout: TextIO | None = None) -> int:
     """Exit status: 0 after a game (won or lost), 1 on connection trouble, end of input or
-    when the output's reader left, 130 when interrupted."""
+    when the output's reader left, 2 for bad arguments, 130 when interrupted."""
     args, status = _parse(exp_nim_parser(), argv)
     if args is None:
         return status
     stdin = stdin or sys.stdin or io.StringIO()  # started with it closed (`<&-`): nothing typed
     stdout = stdout or sys.stdout
     if stdout is None:  # started with it closed (`>&-`): the game could not be followed
-        print("exp-nim: error: standard output is closed", file=sys.stderr)
+        print("exp-nim: standard output is closed", file=sys.stderr)
         return 1
     host, port = args.server
+    where = f"the server at {host}:{port}"
     try:
         stdout.write(f"Joining the game at {host}:{port}; it starts once both players are in ...\n")
         stdout.flush()
@@ -246,17 +252,30 @@ def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None,
                       else human_chooser(stdin, stdout, server=client))
             play_game(client, choose, stdout)
     except EOFError:
-        print("\nexp-nim: end of input; leaving the game.", file=sys.stderr)
+        print("\nexp-nim: end of input; leaving the game", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("\nexp-nim: interrupted; leaving the game.", file=sys.stderr)
+        print("\nexp-nim: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader of the output left (`| head`): leave the game quietly
         if stdout is sys.stdout:
             reader_left()
         return 1
-    # ValueError covers ProtocolError; KeyError/TypeError: a state missing fields (a foreign server).
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        print(f"exp-nim: error: game with {host}:{port} failed: {error}", file=sys.stderr)
-        return 1
-    return 0
+    except NoServer as error:
+        problem = f"{error} (is start-game running?)"
+    except GameRejected as error:
+        problem = f"{where} turned the player away: {error}"
+    except ServerSilent as error:
+        problem = f"{error}; leaving the game"
+    except ServerClosed:
+        problem = f"{where} closed the connection"
+    except ProtocolError as error:
+        problem = f"{where} sent something that is not the game: {error}"
+    except ConnectionError as error:  # refused, reset or closed
+        problem = f"{where}: {error.strerror or error}"
+    except OSError as error:
+        problem = f"cannot play with {where}: {error.strerror or error}"
+    else:
+        return 0
+    print(f"exp-nim: {problem}", file=sys.stderr)
+    return 1

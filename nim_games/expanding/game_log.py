@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TextIO
 
 from .rules import Game, GameConfig, resets_phrase
 
@@ -11,31 +12,44 @@ class LogWriteError(OSError):
 
 
 class GameLog:
-    def __init__(self, path: str | Path):
-        self._file = open(path, "w", encoding="utf-8")
+    """The log file; with `echo`, the setup and every move are shown there too as they come
+    (the server's window). An echo that fails stops echoing, not the game: `echo_error`
+    keeps what went wrong."""
 
-    def write(self, line: str) -> None:
+    def __init__(self, path: str | Path, echo: TextIO | None = None):
+        self._file = open(path, "w", encoding="utf-8")
+        self._echo = echo
+        self.echo_error: OSError | None = None
+
+    def write(self, line: str, echo: bool = False) -> None:
         # Flushed per line so the log survives whatever happens to the server afterwards.
         try:
             self._file.write(line + "\n")
             self._file.flush()
         except OSError as error:
             raise LogWriteError(error.errno, error.strerror) from error
+        if echo and self._echo is not None:
+            try:
+                self._echo.write(line + "\n")
+                self._echo.flush()
+            except OSError as error:  # the window's reader left, or its disk is full
+                self._echo, self.echo_error = None, error
 
     def setup(self, config: GameConfig, names: tuple[str, str]) -> None:
         self.write(
             f"Expanding Nim: {config.stones} stones, {resets_phrase(config.resets)} each, "
-            f"initial maximum {config.init_max}, {config.time_budget:g} s per player"
+            f"initial maximum {config.init_max}, {config.time_budget:g} s per player", echo=True
         )
-        self.write(f"Player 0 (moves first): {names[0]}")
-        self.write(f"Player 1: {names[1]}")
+        self.write(f"Player 0 (moves first): {names[0]}", echo=True)
+        self.write(f"Player 1: {names[1]}", echo=True)
 
     def move(self, game: Game, mover: int) -> None:
         player = game.players[mover]
         reset = ", using a reset" if game.last_reset else ""
         self.write(
             f"{player.name} took {game.last_removed}{reset}; limit {game.current_max}; "
-            f"{game.stones_left} stones left (its time so far {player.time_taken:.3f} s)"
+            f"{game.stones_left} stones left (its time so far {player.time_taken:.3f} s)",
+            echo=True,
         )
 
     def end(self, game: Game) -> None:

@@ -5,6 +5,10 @@ from dataclasses import dataclass
 
 DEFAULT_MAX = 3
 DEFAULT_TIME = 120.0
+# Sane maxima: beyond them a game could not be played out, or its clock would overflow the
+# timeouts and timestamps built from it.
+MAX_STONES = 1_000_000  # also the most resets and the largest initial maximum
+MIN_TIME, MAX_TIME = 0.01, 86400.0  # seconds per player
 
 
 def resets_phrase(count: int) -> str:
@@ -25,14 +29,14 @@ class GameConfig:
     time_budget: float = DEFAULT_TIME
 
     def __post_init__(self) -> None:
-        if self.stones < 1:
-            raise ValueError(f"the number of stones must be at least 1, not {self.stones}")
-        if self.resets < 0:
-            raise ValueError(f"the number of resets cannot be negative ({self.resets})")
-        if self.init_max < 1:
-            raise ValueError(f"the initial maximum must be at least 1, not {self.init_max}")
-        if not self.time_budget > 0:
-            raise ValueError(f"the time budget must be positive, not {self.time_budget}")
+        for what, value, low in (("number of stones", self.stones, 1),
+                                 ("number of resets", self.resets, 0),
+                                 ("initial maximum", self.init_max, 1)):
+            if not low <= value <= MAX_STONES:
+                raise ValueError(f"the {what} must be {low}..{MAX_STONES}, not {value}")
+        if not 0 < self.time_budget <= MAX_TIME:  # NaN fails too
+            raise ValueError(f"the time budget must be above 0 and at most {MAX_TIME:g} s, "
+                             f"not {self.time_budget}")
 
 
 @dataclass(frozen=True)
