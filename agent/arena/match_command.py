@@ -96,6 +96,10 @@ def run(args) -> int:
         except OSError as error:
             print(f"fruit-rage match: cannot write {out_option}: {error.strerror}", file=sys.stderr)
             return 1
+    problem = cluster_problem(args.cluster)
+    if problem:
+        print(f"fruit-rage match: {problem}", file=sys.stderr)
+        return 1
     games = plural(args.games, "game")
     if args.paired:
         games += f" ({plural(args.games // 2, 'board')}, each played twice)"
@@ -141,6 +145,10 @@ def run(args) -> int:
         failure = f"fruit-rage match: cannot write {out_option}: {error}; match stopped"
     except SetupFailed as error:
         failure = f"fruit-rage match: {error}; match stopped"
+    except Exception as error:
+        if not _is_cluster_error(error):
+            raise
+        failure = f"fruit-rage match: {error}; match stopped"
     finally:
         progress.close()
         if out is not None:
@@ -161,6 +169,32 @@ def run(args) -> int:
         print(f"SPRT ({decision[0].statistic}): {decision[0].describe()}, after "
               f"{plural(decision[0].pairs, 'pair')}")
     return 130 if interrupted else 1 if failure else 0
+
+
+def cluster_problem(address) -> str:
+    """Why the Dask cluster at `address` cannot play the games, or "" (no cluster asked
+    for, or one that answers with matching workers). Asked before the first game."""
+    if not address:
+        return ""
+    try:
+        from agent.arena.cluster import ClusterError, check_cluster
+    except ImportError as error:
+        return (f"--cluster needs the cluster extra: pip install 'fruit-rage[cluster]' "
+                f"({error.name or error} is missing)")
+    try:
+        check_cluster(address)
+    except ClusterError as error:
+        return str(error)
+    return ""
+
+
+def _is_cluster_error(error: Exception) -> bool:
+    """A cluster that failed mid-match (a lost scheduler): stop with its message."""
+    try:
+        from agent.arena.cluster import ClusterError
+    except ImportError:
+        return False
+    return isinstance(error, ClusterError)
 
 
 def _out_problem(out: str, agents) -> str:

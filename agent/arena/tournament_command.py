@@ -8,7 +8,8 @@ import random
 import sys
 
 from agent.arena.agents import PlayerSpec
-from agent.arena.match import MatchSettings, run_match
+from agent.arena.match import MatchSettings
+from agent.arena.match_command import cluster_problem, run_match
 from agent.arena.process import SetupFailed, stop_signals_interrupt
 from agent.arena.records import plural
 
@@ -77,6 +78,10 @@ def run(args) -> int:
         except ValueError as error:
             print(f"fruit-rage tournament: --positions {error}", file=sys.stderr)
             return 2
+    problem = cluster_problem(args.cluster)
+    if problem:
+        print(f"fruit-rage tournament: {problem}", file=sys.stderr)
+        return 1
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     # every pairing plays the same boards: the cross table compares like with like
     settings = MatchSettings(args.games, args.size, args.types, args.time, seed, args.paired, None, positions)

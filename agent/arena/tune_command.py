@@ -9,6 +9,7 @@ import sys
 
 from agent.arena.agents import PlayerSpec
 from agent.arena.match import MatchSettings
+from agent.arena.match_command import cluster_problem
 from agent.arena.process import SetupFailed, stop_signals_interrupt
 from agent.arena.tune import gate
 
@@ -38,6 +39,10 @@ def run(args) -> int:
     except ValueError as error:
         print(f"fruit-rage tune: {error}", file=sys.stderr)
         return 2
+    problem = cluster_problem(args.cluster)
+    if problem:
+        print(f"fruit-rage tune: {problem}", file=sys.stderr)
+        return 1
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     settings = MatchSettings(args.games, args.size, args.types, args.time, seed, paired=True)
     margin0, margin1 = args.sprt_margin
