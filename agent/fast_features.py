@@ -77,37 +77,44 @@ def merge_potentials(board: CoreBoard, rows, cell_groups) -> list:
                 if other != NO_GROUP and other != here:
                     touching[here].add(other)
                     touching[other].add(here)
-    potentials = [None] * len(cell_groups)
+    best_seen = [None] * len(cell_groups)
     for taken, cells in enumerate(cell_groups):
         if not touching[taken]:
             continue
-        child_rows = board.play(cells[0])[0].rows()
-        removed_below = _removed_below(cells, n)
+        falls = _falls(rows, cells)
+        fallen_fruit = {rows[row][col] for row, col in falls}
+        child_rows = None
         component_size = {}
         for index in touching[taken]:
-            size = 0
-            for row, col in cell_groups[index]:
-                landed = (row + removed_below.get((row, col), 0), col)
-                if landed not in component_size:
-                    _flood_sizes(child_rows, landed, component_size)
-                size = max(size, component_size[landed])
-            potentials[index] = size if potentials[index] is None else max(potentials[index], size)
-    return [len(cells) if potential is None else potential
-            for cells, potential in zip(cell_groups, potentials)]
+            group = cell_groups[index]
+            # A group that stays put keeps its size unless fruit of its type falls next to it.
+            if rows[group[0][0]][group[0][1]] not in fallen_fruit and not any(cell in falls for cell in group):
+                size = len(group)
+            else:
+                if child_rows is None:
+                    child_rows = board.play(cells[0])[0].rows()
+                size = 0
+                for row, col in group:
+                    landed = (row + falls.get((row, col), 0), col)
+                    if landed not in component_size:
+                        _flood_sizes(child_rows, landed, component_size)
+                    size = max(size, component_size[landed])
+            if best_seen[index] is None or size > best_seen[index]:
+                best_seen[index] = size
+    return [len(cells) if best is None else best for cells, best in zip(cell_groups, best_seen)]
 
 
-def _removed_below(taken, n) -> dict:
-    """{cell above a taken cell: how many taken cells of its column lie below it}: how far
-    its fruit falls."""
+def _falls(rows, taken) -> dict:
+    """{cell: how many rows its fruit falls} for every fruit left above a cell of `taken`
+    in its column once `taken` is removed."""
     by_column = {}
     for row, col in taken:
-        by_column.setdefault(col, []).append(row)
+        by_column.setdefault(col, set()).add(row)
     falls = {}
     for col, taken_rows in by_column.items():
         for row in range(max(taken_rows)):
-            below = sum(r > row for r in taken_rows)
-            if below:
-                falls[(row, col)] = below
+            if rows[row][col] != EMPTY and row not in taken_rows:
+                falls[(row, col)] = sum(r > row for r in taken_rows)
     return falls
 
 
