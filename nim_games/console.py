@@ -26,8 +26,7 @@ def play_to_the_end(program: str, play, *args) -> int:
             print("\nEnd of input: game abandoned.")
         except KeyboardInterrupt:
             code = 130
-            print()  # end the prompt's line
-            print(f"{program}: interrupted", file=sys.stderr)
+            print(f"\n{program}: interrupted", file=sys.stderr)  # after the prompt's line
     except BrokenPipeError:
         reader_left()
         return code or 1

@@ -1,11 +1,12 @@
 """Red-Blue Nim: two piles of marbles, a human against a minimax computer player.
 
 Rule sets (as the original assignment states them):
-- free (default): a move takes r >= 0 red and b >= 0 blue marbles, r + b >= 1. The game
-  ends when both piles are empty; standard: whoever took the last marble wins, misère:
-  whoever took it loses.
-- classic: a move takes 1 or 2 marbles from one pile. A player who starts a turn with a
-  pile empty loses (standard) or wins (misère) 2 points per red and 3 per blue left.
+- classic (default): a move takes 1 or 2 marbles from one pile. A player who starts a turn
+  with a pile empty loses (standard) or wins (misère) 2 points per red and 3 per blue left.
+- free: a move takes r >= 0 red and b >= 0 blue marbles, r + b >= 1. The game ends when
+  both piles are empty; standard: whoever took the last marble wins, misère: whoever took
+  it loses. Standard free is won at once by taking everything, which is why it is not
+  the default.
 
 Values, always for the player to move:
 - classic: the points won (+) or lost (-) at the end of the game.
@@ -15,22 +16,26 @@ Values, always for the player to move:
   last move (the original program scored every terminal the same way).
 - With a depth limit, cut-off positions get a guess of +-1, smaller than any real result.
 
-Exit codes: 0 after a game or at end of input, 1 when the output cannot be written,
-2 for bad command-line arguments, 130 on Ctrl-C.
+Who moves first is said as everywhere in the project: you, computer or random; the taught
+command line's positional `computer`/`human` stays. Exit codes: 0 after a game or at end of
+input, 1 when the output cannot be written, 2 for bad command-line arguments, 130 on Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from typing import Iterator, NamedTuple, Optional
 
-from nim_games.console import play_to_the_end
+from nim_games.console import EXIT_CODES, play_to_the_end
 from nim_games.minimax import search
 
-RULES = ("free", "classic")
+RULES = ("classic", "free")
+DEFAULT_RULES = "classic"
 VERSIONS = ("standard", "misere")
-FIRST_PLAYERS = ("computer", "human")
+FIRST_PLAYERS = ("you", "computer", "random")
+FIRST_ALIASES = {"human": "you"}  # the taught command line's word
 MAX_PILE = 100
 WIN = 1000  # above the longest possible game (2 * MAX_PILE moves)
 POINTS_PER_RED, POINTS_PER_BLUE = 2, 3
@@ -65,7 +70,7 @@ CLASSIC_MOVE_ORDER = {
 class RedBlueNim:
     """The game, following the `nim_games.minimax.Game` protocol."""
 
-    def __init__(self, rules: str = "free", version: str = "standard"):
+    def __init__(self, rules: str = DEFAULT_RULES, version: str = "standard"):
         if rules not in RULES or version not in VERSIONS:
             raise ValueError(f"unknown rules {rules!r} or version {version!r}")
         self.rules = rules
@@ -184,6 +189,12 @@ def parse_choice(text: str, choices: tuple, what: str) -> str:
     return word
 
 
+def parse_first(text: str) -> str:
+    """you, computer or random; `human` is read as you."""
+    word = text.strip().lower()
+    return parse_choice(FIRST_ALIASES.get(word, word), FIRST_PLAYERS, "first player")
+
+
 def parse_take(text: str) -> Take:
     words = text.split()
     if len(words) != 2:
@@ -203,7 +214,7 @@ class Settings(NamedTuple):
     red: int
     blue: int
     version: str
-    first: str
+    first: str  # you, computer or random
     depth: Optional[int]  # None = full depth, perfect play
     demo: bool  # computer against computer
 
@@ -220,10 +231,12 @@ def ask(prompt: str, parse, default: Optional[str] = None):
             print(f"  Not accepted: {reason}.")
 
 
-def ask_settings(rules: Optional[str], demo: bool) -> Settings:
+def ask_settings(rules: Optional[str], first: Optional[str], demo: bool) -> Settings:
     if rules is None:
         rules = ask(
-            "Rules, free or classic [free]: ", lambda t: parse_choice(t, RULES, "rules"), "free"
+            "Rules, classic or free [classic]: ",
+            lambda t: parse_choice(t, RULES, "rules"),
+            DEFAULT_RULES,
         )
     red = ask("Red marbles: ", parse_pile)
     blue = ask("Blue marbles: ", parse_pile)
@@ -232,13 +245,20 @@ def ask_settings(rules: Optional[str], demo: bool) -> Settings:
         lambda t: parse_choice(t, VERSIONS, "version"),
         "standard",
     )
-    first = "computer" if demo else ask(  # a demonstration has no human to move first
-        "Who moves first, computer or human [computer]: ",
-        lambda t: parse_choice(t, FIRST_PLAYERS, "first player"),
-        "computer",
-    )
+    if first is None:
+        first = "computer" if demo else ask(  # a demonstration has no human to move first
+            "Who moves first, you, computer or random [computer]: ", parse_first, "computer"
+        )
     depth = ask("Search depth [full]: ", parse_depth, "full")
     return Settings(rules, red, blue, version, first, depth, demo)
+
+
+RULES_TOLD = {
+    "classic": "Take 1 or 2 marbles from one pile. Whoever faces an empty pile at the start\n"
+    "of a turn loses (misere: wins) 2 points per red and 3 per blue marble left.",
+    "free": "Take any red and blue, at least one marble. Standard: the last marble wins,\n"
+    "so the first mover can take everything at once; misere: the last marble loses.",
+}
 
 
 def ask_move(game: RedBlueNim, state: NimState) -> Take:
@@ -253,11 +273,12 @@ def ask_move(game: RedBlueNim, state: NimState) -> Take:
         print(f"  Not accepted: {reason}.")
 
 
-def human_player(settings: Settings) -> Optional[int]:
-    """The human's player number (0 moves first), or None in a demonstration."""
-    if settings.demo:
+def human_player(demo: bool, first: str) -> Optional[int]:
+    """The human's player number (0 moves first), or None in a demonstration; `first` is
+    you or computer."""
+    if demo:
         return None
-    return 1 if settings.first == "computer" else 0
+    return 1 if first == "computer" else 0
 
 
 def player_names(human: Optional[int]) -> tuple:
@@ -270,11 +291,15 @@ def play(settings: Settings) -> None:
     game = RedBlueNim(settings.rules, settings.version)
     evaluate = game.evaluate if settings.depth is not None else None
     tt: dict = {}  # shared by the computer's searches during this game
-    human = human_player(settings)
+    first = random.choice(("you", "computer")) if settings.first == "random" else settings.first
+    human = human_player(settings.demo, first)
     names = player_names(human)
     takes: tuple = ([], [])
     state = game.initial_state(settings.red, settings.blue)
-    print(f"Red-Blue Nim, {settings.rules} rules, {settings.version}. First to move: {names[0]}.")
+    drawn = " (drawn at random)" if settings.first == "random" else ""
+    print(f"Red-Blue Nim, {settings.rules} rules, {settings.version}. "
+          f"First to move: {names[0]}{drawn}.")
+    print(RULES_TOLD[settings.rules])
     while not game.is_terminal(state):
         name = names[state.player]
         print(f"\nPiles: {state.red} red, {state.blue} blue. To move: {name}.")
@@ -333,17 +358,17 @@ def build_parser() -> argparse.ArgumentParser:
         prog="red-blue-nim",
         description="Play Red-Blue Nim against a minimax computer player. "
         "With no arguments, asks for each setting.",
-        epilog="Moves are typed as two numbers, red then blue: '2 0' takes two red. "
-        "Free rules: take any red and blue, at least one marble; classic: 1 or 2 from one "
-        "pile, 2 points per red and 3 per blue left decide the score. Exit codes: 0 after "
-        "a game or at end of input, 1 when the output cannot be written, 2 for bad "
-        "arguments, 130 on Ctrl-C.",
+        epilog="Moves are typed as two numbers, red then blue: '2 0' takes two red.\n"
+        "Classic rules (default): 1 or 2 from one pile; the game ends when a pile is empty,\n"
+        "and 2 points per red and 3 per blue left decide the score. Free rules: take any\n"
+        "red and blue, at least one marble.\n" + EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "num_red", nargs="?", type=argument_type(parse_pile), help="red marbles, 1-100"
+        "num_red", nargs="?", type=argument_type(parse_pile), help=f"red marbles, 1..{MAX_PILE}"
     )
     parser.add_argument(
-        "num_blue", nargs="?", type=argument_type(parse_pile), help="blue marbles, 1-100"
+        "num_blue", nargs="?", type=argument_type(parse_pile), help=f"blue marbles, 1..{MAX_PILE}"
     )
     parser.add_argument(
         "version",
@@ -353,19 +378,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="standard (default) or misere",
     )
     parser.add_argument(
-        "first",
+        "first_player",
         nargs="?",
-        default="computer",
-        type=argument_type(lambda t: parse_choice(t, FIRST_PLAYERS, "first player")),
-        help="who moves first: computer (default) or human",
+        metavar="first",
+        type=argument_type(parse_first),
+        help="who moves first: computer (default), human, or as --first says it",
     )
     parser.add_argument(
         "depth",
         nargs="?",
         type=argument_type(parse_depth),
-        help="search depth in plies, or full (default: full depth, perfect play)",
+        help="search depth in plies, 1.., or full (default: full depth, perfect play)",
     )
-    parser.add_argument("--rules", type=str.lower, choices=RULES, help="rule set (default: free)")
+    parser.add_argument("--rules", type=str.lower, choices=RULES, help="rule set (default: classic)")
+    parser.add_argument(
+        "--first",
+        type=argument_type(parse_first),
+        help="who moves first: you, computer (default) or random",
+    )
     parser.add_argument("--demo", action="store_true", help="let the computer play both sides")
     return parser
 
@@ -375,20 +405,25 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)  # exits with 2 on bad arguments
     if args.num_red is not None and args.num_blue is None:
         parser.error("num_blue is required when num_red is given")
-    if args.demo and args.first == "human":
+    if args.first and args.first_player and args.first != args.first_player:
+        parser.error(f"who moves first is given twice: {args.first_player} and --first {args.first}")
+    first = args.first or args.first_player
+    if args.demo and first not in (None, "computer"):
         parser.error("--demo has no human player: the computer plays both sides")
     if args.num_red is None:
-        return play_to_the_end(lambda: play(ask_settings(args.rules, args.demo)))
+        return play_to_the_end(
+            "red-blue-nim", lambda: play(ask_settings(args.rules, first, args.demo))
+        )
     settings = Settings(
-        args.rules or "free",
+        args.rules or DEFAULT_RULES,
         args.num_red,
         args.num_blue,
         args.version,
-        args.first,
+        first or "computer",
         args.depth,
         args.demo,
     )
-    return play_to_the_end(play, settings)
+    return play_to_the_end("red-blue-nim", play, settings)
 
 
 if __name__ == "__main__":

@@ -13,10 +13,11 @@ the output cannot be written, 2 for bad command-line arguments, 130 on Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from typing import Iterator, NamedTuple, Optional, Sequence
 
-from nim_games.console import play_to_the_end
+from nim_games.console import EXIT_CODES, play_to_the_end
 from nim_games.minimax import search
 
 EMPTY = "."
@@ -120,11 +121,16 @@ def ask_square(position: Position) -> tuple:
             return square
 
 
-def play(human_mark: str) -> None:
+def play(first: str) -> None:
+    """`first`: you, computer or random; whoever moves first plays X."""
+    drawn = " (drawn at random)" if first == "random" else ""
+    if first == "random":
+        first = random.choice(("you", "computer"))
+    human_mark = "X" if first == "you" else "O"
     game = TicTacToe()
     tt: dict = {}
     position = make_position(["..."] * 3)
-    print(f"Tic-tac-toe. You play {human_mark}; X moves first.")
+    print(f"Tic-tac-toe. You play {human_mark}{drawn}; X moves first.")
     while not game.is_terminal(position):
         print(show(position))
         if position.mover == human_mark:
@@ -141,27 +147,39 @@ def play(human_mark: str) -> None:
         print("You win." if winner == human_mark else "Computer wins.")
 
 
+FIRST_PLAYERS = ("you", "computer", "random")
+FIRST_ALIASES = {"human": "you"}  # the word this program used to take
+
+
+def parse_first(text: str) -> str:
+    word = text.strip().lower()
+    word = FIRST_ALIASES.get(word, word)
+    if word not in FIRST_PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"invalid choice: {text!r} (choose from {', '.join(FIRST_PLAYERS)})")
+    return word
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tictactoe",
         description="Play tic-tac-toe against a perfect minimax player.",
-        epilog="Type a move as row and column, each 0 to 2, e.g. '2 2' for the bottom-right "
-        "corner. Exit codes: 0 after a game or at end of input, 1 when the output cannot "
-        "be written, 2 for bad arguments, 130 on Ctrl-C.",
+        epilog="Type a move as row and column, each 0..2, e.g. '2 2' for the bottom-right "
+        "corner.\n" + EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--first",
-        type=str.lower,
-        choices=("human", "computer"),
-        default="human",
-        help="who plays X and moves first (default: human)",
+        type=parse_first,
+        default="you",
+        help="who plays X and moves first: you (default), computer or random",
     )
     return parser
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    return play_to_the_end(play, "X" if args.first == "human" else "O")
+    return play_to_the_end("tictactoe", play, args.first)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """The interactive games when their output goes nowhere: no traceback, exit code 1."""
 import os
+import signal
 import subprocess
 import sys
 
@@ -43,7 +44,7 @@ def test_a_reader_that_left_before_the_last_message_ends_quietly(ending, code):
     """End of input (or Ctrl-C) after the reader left: the 'game abandoned' line cannot be
     written either (`printf '1 1\\n' | tictactoe | head`)."""
     script = ("import sys\nfrom nim_games.console import play_to_the_end\n"
-              f"def play():\n    raise {ending}\nsys.exit(play_to_the_end(play))\n")
+              f"def play():\n    raise {ending}\nsys.exit(play_to_the_end('game', play))\n")
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
@@ -52,7 +53,7 @@ def test_a_reader_that_left_before_the_last_message_ends_quietly(ending, code):
     finally:
         os.close(write_end)
     assert result.returncode == code
-    assert result.stderr == ""
+    assert result.stderr == ("\ngame: interrupted\n" if code == 130 else "")
 
 
 INTERACTIVE_GAMES = {
@@ -80,3 +81,21 @@ def test_a_closed_standard_output_is_named(game):
     result = run_with_closed(1, GAMES[game])
     assert result.returncode == 1
     assert result.stderr.endswith("cannot write the game: standard output is closed\n")
+
+
+@pytest.mark.parametrize("game", sorted(INTERACTIVE_GAMES))
+def test_ctrl_c_at_the_prompt_is_a_line_and_130(game):
+    """A real SIGINT while the game waits for a move (with Ctrl-C's default meaning: a
+    background job may have inherited it ignored)."""
+    process = subprocess.Popen([sys.executable, "-m", *INTERACTIVE_GAMES[game]],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert process.stdout.readline()  # the game has started and waits at its prompt
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 130
+    assert err.endswith(f"{game}: interrupted\n") and "Traceback" not in err

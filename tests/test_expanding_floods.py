@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from expanding_helpers import FLOOD_SCRIPT, HOST, RawPlayer, running_server, wait_until_server_has_read
+from expanding_helpers import FLOOD_SCRIPT, RawPlayer, running_server, wait_until_server_has_read
 from nim_games.expanding.server import MAX_HELLO_BYTES, MAX_WAITING_CONNECTIONS
 
 TESTS = str(Path(__file__).parent)

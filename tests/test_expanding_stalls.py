@@ -1,7 +1,6 @@
 """Players that stop reading, and Ctrl-C in the middle of a game: neither may hold the
 server up."""
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -33,7 +32,7 @@ def test_a_player_that_stops_reading_forfeits(tmp_path):
         alice = RawPlayer(run.address, "alice", 0)
         bob = non_reader(run.address, "bob", 1)
         alice.receive()
-        for rounds in range(50_000):
+        for _ in range(50_000):
             alice.move(1)
             state = alice.receive()
             if state["finished"]:

@@ -10,6 +10,7 @@ from functools import lru_cache
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from nim_games.console import EXIT_CODES
 from nim_games.minimax import search
 from nim_games.red_blue import WIN, RedBlueNim, Take, main
 from nim_helpers import CountingGame, plain_minimax, run_cli
@@ -226,7 +227,7 @@ def test_classic_game_computer_wins_the_points(monkeypatch, capsys):
 
 
 def test_free_game_computer_takes_everything(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, ["3", "5", "standard", "human"], "1 2\n")
+    code, out, _ = run(monkeypatch, capsys, ["3", "5", "standard", "human", "--rules", "free"], "1 2\n")
     assert code == 0
     assert "Computer takes 2 red and 3 blue (sure win)." in out
     assert "You: 1 move, took 1 red and 2 blue (1 red and 2 blue)" in out
@@ -234,7 +235,7 @@ def test_free_game_computer_takes_everything(monkeypatch, capsys):
 
 
 def test_free_misere_last_marble_loses(monkeypatch, capsys):
-    code, out, _ = run(monkeypatch, capsys, ["1", "1", "misere", "human"], "1 0\n")
+    code, out, _ = run(monkeypatch, capsys, ["1", "1", "misere", "human", "--rules", "free"], "1 0\n")
     assert code == 0
     assert "Computer takes 1 blue (sure loss)." in out
     assert out.rstrip().endswith("You win.")
@@ -332,11 +333,49 @@ def test_interactive_settings_reprompt_until_valid(monkeypatch, capsys):
     assert out.rstrip().endswith("Computer wins 2 points (1 red x 2 + 0 blue x 3).")
 
 
-def test_interactive_defaults(monkeypatch, capsys):
+def test_interactive_defaults_are_the_classic_game(monkeypatch, capsys):
     code, out, _ = run(monkeypatch, capsys, [], "\n4\n4\n\n\n\n")
     assert code == 0
-    assert "Red-Blue Nim, free rules, standard. First to move: Computer." in out
-    assert "Computer takes 4 red and 4 blue (sure win)." in out
+    assert "Rules, classic or free [classic]: " in out
+    assert "Who moves first, you, computer or random [computer]: " in out
+    assert "Red-Blue Nim, classic rules, standard. First to move: Computer." in out
+    assert "Take 1 or 2 marbles from one pile." in out  # the rules, told at the start
+    assert "End of input: game abandoned." in out  # the human's move was not typed
+
+
+def test_the_default_game_is_not_won_by_one_move(monkeypatch, capsys):
+    """Free standard rules were the default, won by taking every marble at once."""
+    code, out, _ = run(monkeypatch, capsys, ["4", "4", "--demo"])
+    assert code == 0 and "classic rules" in out
+    assert len([line for line in out.splitlines() if " takes " in line]) > 1
+
+
+def test_free_rules_are_explained_at_the_start(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["4", "4", "--rules", "free", "--demo"])
+    assert code == 0
+    assert "so the first mover can take everything at once" in out
+
+
+@pytest.mark.parametrize("argv, first", [
+    (["3", "3", "standard", "human"], "You"),  # the taught positional words
+    (["3", "3", "standard", "computer"], "Computer"),
+    (["3", "3", "standard", "you"], "You"),
+    (["3", "3", "--first", "you"], "You"),
+    (["3", "3", "--first", "computer"], "Computer"),
+    (["3", "3", "standard", "human", "--first", "you"], "You"),  # the same, said twice
+])
+def test_who_moves_first_in_the_project_words_and_the_taught_ones(monkeypatch, capsys, argv, first):
+    code, out, _ = run(monkeypatch, capsys, argv + ["--rules", "classic"])
+    assert code == 0
+    assert f"First to move: {first}." in out
+
+
+@pytest.mark.parametrize("drawn, first", [("you", "You"), ("computer", "Computer")])
+def test_random_first_player_is_drawn_and_said(monkeypatch, capsys, drawn, first):
+    monkeypatch.setattr("nim_games.red_blue.random.choice", lambda options: drawn)
+    code, out, _ = run(monkeypatch, capsys, ["3", "3", "--first", "random"])
+    assert code == 0
+    assert f"First to move: {first} (drawn at random)." in out
 
 
 @pytest.mark.parametrize("argv, typed", [
@@ -363,9 +402,9 @@ def test_ctrl_c_ends_cleanly(monkeypatch, capsys):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(builtins, "input", interrupted)
-    code, out, _ = run(monkeypatch, capsys, ["5", "7", "standard", "human"])
+    code, out, err = run(monkeypatch, capsys, ["5", "7", "standard", "human"])
     assert code == 130
-    assert "Interrupted: game abandoned." in out
+    assert err == "\nred-blue-nim: interrupted\n"
 
 
 @pytest.mark.parametrize(
@@ -377,6 +416,9 @@ def test_ctrl_c_ends_cleanly(monkeypatch, capsys):
         (["5"], "num_blue is required"),
         (["5", "5", "sideways"], "unknown version 'sideways'"),
         (["5", "5", "standard", "robot"], "unknown first player 'robot'"),
+        (["5", "5", "--first", "robot"], "unknown first player 'robot': choose you or computer or random"),
+        (["5", "5", "standard", "human", "--first", "computer"], "who moves first is given twice"),
+        (["5", "5", "--first", "random", "--demo"], "--demo has no human player"),
         (["5", "5", "standard", "human", "0"], "depth must be at least 1"),
         (["5", "5", "standard", "human", "deep"], "depth 'deep' is neither a whole number nor full"),
         (["--rules", "chess", "5", "5"], "invalid choice: 'chess'"),
@@ -394,7 +436,8 @@ def test_bad_arguments_exit_2_with_the_reason(monkeypatch, capsys, argv, reason)
 def test_help(monkeypatch, capsys):
     code, out, _ = run(monkeypatch, capsys, ["--help"])
     assert code == 0
-    assert "num_red" in out and "--rules" in out and "130 on Ctrl-C" in out
+    assert "num_red" in out and "--rules" in out and "red marbles, 1..100" in out
+    assert out.splitlines()[-1] == EXIT_CODES
 
 
 @pytest.mark.parametrize(

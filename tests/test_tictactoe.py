@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from nim_games.console import EXIT_CODES
 from nim_games.minimax import search
 from nim_games.tictactoe import TicTacToe, find_best_move, main, make_position
 from nim_helpers import plain_minimax, run_cli
@@ -126,9 +127,9 @@ def test_ctrl_c_ends_cleanly(monkeypatch, capsys):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(builtins, "input", interrupted)
-    code, out, _ = run(monkeypatch, capsys, [])
+    code, _, err = run(monkeypatch, capsys, [])
     assert code == 130
-    assert "Interrupted: game abandoned." in out
+    assert err == "\ntictactoe: interrupted\n"
 
 
 def test_choices_are_not_case_sensitive(monkeypatch, capsys):
@@ -139,7 +140,26 @@ def test_choices_are_not_case_sensitive(monkeypatch, capsys):
 def test_bad_argument_exits_2(monkeypatch, capsys):
     code, out, err = run(monkeypatch, capsys, ["--first", "robot"])
     assert code == 2
-    assert "invalid choice: 'robot'" in err and out == ""
+    assert "invalid choice: 'robot' (choose from you, computer, random)" in err and out == ""
+
+
+@pytest.mark.parametrize("word, mark", [("you", "X"), ("human", "X"), ("computer", "O")])
+def test_first_in_the_project_words_and_the_old_one(monkeypatch, capsys, word, mark):
+    code, out, _ = run(monkeypatch, capsys, ["--first", word])
+    assert code == 0 and f"You play {mark}; X moves first." in out
+
+
+@pytest.mark.parametrize("drawn, mark", [("you", "X"), ("computer", "O")])
+def test_random_first_player_is_drawn_and_said(monkeypatch, capsys, drawn, mark):
+    monkeypatch.setattr("nim_games.tictactoe.random.choice", lambda options: drawn)
+    code, out, _ = run(monkeypatch, capsys, ["--first", "random"])
+    assert code == 0 and f"You play {mark} (drawn at random); X moves first." in out
+
+
+def test_help_ends_with_the_exit_codes(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["--help"])
+    assert code == 0 and "each 0..2" in out
+    assert out.splitlines()[-1] == EXIT_CODES
 
 
 def test_as_a_program_at_end_of_input():

@@ -21,7 +21,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from .connection import EOF, INVALID, MESSAGE, Connection, Event
+from .connection import EOF, INVALID, Connection, Event
 from .game_log import GameLog
 from .protocol import ProtocolError, parse_hello, parse_move
 from .rules import Game, GameConfig
