@@ -480,3 +480,28 @@ def test_exp_nim_with_standard_output_closed_says_so(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdout", None)  # as Python starts under `exp-nim ... >&-`
     assert exp_nim_main(["-n", "alice", f"{HOST}:{free_port()}"]) == 1
     assert capsys.readouterr().err == "exp-nim: standard output is closed\n"
+
+
+def test_exp_nim_interrupted_while_it_waits_says_so(tmp_path):
+    with running_server(tmp_path, stones=5, resets=0) as run:
+        player = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from nim_games.expanding.cli import exp_nim_main; "
+             "sys.exit(exp_nim_main(sys.argv[1:]))", "-f", "-n", "alice", f"{HOST}:{run.port}"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        try:
+            assert "Joining the game" in player.stdout.readline()
+            player.send_signal(signal.SIGINT)
+            _, err = player.communicate(timeout=PROCESS_TIMEOUT)
+        finally:
+            player.kill()
+            player.wait()
+        bob = RawPlayer(run.address, "bob", 1)  # the server goes on: a game with a new alice
+        alice = RawPlayer(run.address, "alice", 0)
+        alice.receive(), bob.receive()
+        alice.move(3)
+        assert bob.receive()["stones_left"] == 2
+        bob.move(2)
+        assert alice.receive_final()["winner"] == "bob"
+    assert player.returncode == 130
+    assert err == "\nexp-nim: interrupted\n"
