@@ -23,7 +23,7 @@ from agent.arena.side_users import SideUsers, ids_of_processes
 from agent.board import Board
 from agent.gamefile import format_input
 from agent.rules import random_board
-from arena_helpers import PROJECT_ROOT, processes_running
+from arena_helpers import PROJECT_ROOT, gone, processes_running
 
 CGROUP_PROBLEM = cgroup_problem(own_cgroup_folder())
 CONTAINMENTS = [
@@ -238,7 +238,35 @@ def test_a_move_that_kills_its_launcher_loses_and_its_process_dies(tmp_path):
     with MoveRunner(containment=containment.SUBREAPER) as runner:
         run = runner.run("echo answer > output.txt; kill -9 $PPID", True, INPUT, 5.0)
     assert run.output is None and run.exit_code == -9
-    assert run.output_problem == "the move killed its launcher (signal 9)"
+    assert run.output_problem == "the move killed its launcher"
+
+
+def test_a_launcher_server_killed_by_a_move_is_started_again_for_the_next_move():
+    kill_server = "kill -9 $(awk '{print $4}' /proc/$PPID/stat); echo answer > output.txt"
+    with MoveRunner(containment=containment.SUBREAPER) as runner:
+        assert runner.run(kill_server, True, INPUT, 5.0).output == "answer\n"   # its supervisor lives on
+        assert runner.run("echo next > output.txt", True, INPUT, 5.0).output == "next\n"
+
+
+def test_the_moves_of_a_referee_killed_outright_die_too(tmp_path):
+    """SIGKILL leaves the referee no time to stop anything: the supervisor sees its orders
+    pipe close and ends the move."""
+    referee = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {PROJECT_ROOT!r})
+        from agent.arena.process import MoveRunner
+        MoveRunner(containment="subreaper").run("touch {tmp_path}/started; sleep 3597", True, "", 60.0)
+    """)])
+    try:
+        for _ in range(3000):
+            if (tmp_path / "started").exists() or referee.poll() is not None:
+                break
+            time.sleep(0.01)
+        assert processes_running("sleep 3597")
+    finally:
+        referee.kill()
+        referee.wait()
+    assert gone("sleep 3597")
 
 
 # 5 and 6. Links: output.txt, or the move's folder itself.

@@ -4,8 +4,9 @@ move ends, whatever session or process group they moved to.
 Two ways, picked at run time (pick_containment):
 - cgroup: a cgroup v2 per move. The move joins it before it runs its first instruction;
   cpu.stat counts the CPU of everything inside, cgroup.kill ends everything inside.
-- subreaper: a launcher (move_launcher.py) that is a child subreaper, so every process the
-  move orphans becomes its child; it kills and reaps them all, and their rusage is its own.
+- subreaper: a supervisor per move (forked by a launcher server, move_launcher.py) that is
+  a child subreaper, so every process the move orphans becomes its child; it kills and
+  reaps them all, and their rusage is its own.
 
 Either way a started move is a RunningMove: kill() from any thread, finish() in the one
 that started it."""
@@ -13,9 +14,11 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -121,6 +124,9 @@ class CgroupContainment:
         self.parent = parent
         self._numbers = itertools.count()
 
+    def close(self) -> None:
+        """Nothing is held between moves: each move's cgroup goes with it."""
+
     def start(self, start: Start) -> CgroupMove:
         folder = os.path.join(self.parent, f"fruit-rage-move-{os.getpid()}-{next(self._numbers)}")
         try:
@@ -210,57 +216,131 @@ class CgroupMove(RunningMove):
 
 
 class SubreaperContainment:
+    """Moves started by one launcher server per runner (move_launcher.py), started at the
+    first move, and again if it is found gone (a move running as our user may kill it)."""
     name = SUBREAPER
 
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._server = None
+        self._socket = None
+
     def start(self, start: Start) -> SubreaperMove:
-        return SubreaperMove(start)
+        uid, gid = start.user or (-1, -1)
+        request = json.dumps({"argv": list(start.argv), "cwd": start.cwd, "uid": uid, "gid": gid,
+                              "env": dict(os.environ if start.env is None else start.env)}).encode()
+        for _ in range(2):   # again once with a new server if this one is gone
+            report_read, report_write = os.pipe()
+            orders_read, orders_write = os.pipe()
+            try:
+                with self._lock:
+                    try:
+                        socket.send_fds(self._connection(), [request],
+                                        [start.stderr.fileno(), report_write, orders_read])
+                    except OSError:
+                        self._forget_server()
+                os.close(report_write)
+                os.close(orders_read)
+                # the supervisor's first line: until it comes, the move is not running
+                first, rest = _read_line(report_read)
+            except BaseException:
+                for descriptor in (report_read, report_write, orders_read, orders_write):
+                    _close_quietly(descriptor)
+                raise
+            if first == "started":
+                return SubreaperMove(report_read, orders_write, rest)
+            os.close(report_read)
+            os.close(orders_write)
+            if first.startswith("failed: "):
+                raise ContainmentFailed(f"the move launcher {first}")
+            with self._lock:   # the server died with our request: no move ran
+                self._forget_server()
+        raise ContainmentFailed("the move launcher dies as it starts moves")
+
+    def _connection(self) -> socket.socket:
+        if self._server is None or self._server.poll() is not None:
+            self._forget_server()
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            try:
+                self._server = subprocess.Popen(
+                    [sys.executable, "-I", "-S", LAUNCHER, str(theirs.fileno())], pass_fds=(theirs.fileno(),),
+                    cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                    start_new_session=True)
+            except OSError as error:
+                ours.close()
+                raise ContainmentFailed(f"cannot start the move launcher: {error.strerror}") from None
+            finally:
+                theirs.close()
+            self._socket = ours
+        return self._socket
+
+    def _forget_server(self) -> None:
+        """Close our end: the server then ends by itself, its moves going on to their end."""
+        if self._socket is not None:
+            self._socket.close()
+        if self._server is not None:
+            self._server.wait()
+        self._server = self._socket = None
+
+    def close(self) -> None:
+        with self._lock:
+            self._forget_server()
 
 
 class SubreaperMove(RunningMove):
-    def __init__(self, start: Start):
+    def __init__(self, report: int, orders: int, report_so_far: bytes):
+        self._report = report
+        self._orders = orders
+        self._report_so_far = report_so_far
         self._lock = threading.Lock()
-        self._reaped = False
-        uid, gid = start.user or (-1, -1)
-        report_read, report_write = os.pipe()
-        try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-I", "-S", LAUNCHER, str(report_write), str(os.getpid()),
-                 str(uid), str(gid), "--", *start.argv],
-                cwd=start.cwd, env=start.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=start.stderr, pass_fds=(report_write,), start_new_session=True)
-        except OSError as error:
-            os.close(report_read)
-            raise ContainmentFailed(f"cannot start a move: {error.strerror}") from None
-        finally:
-            os.close(report_write)
-        self._report = report_read
 
     def kill(self) -> None:
-        with self._lock:   # once reaped, its pid may be another process's
-            if not self._reaped:
-                os.kill(self.process.pid, signal.SIGTERM)
+        with self._lock:
+            if self._orders is not None:
+                try:
+                    os.write(self._orders, b"k")
+                except OSError:   # the supervisor is gone: the move is over
+                    pass
 
     def finish(self) -> MoveEnd:
-        report = b""
         try:
-            report = _read_to_end(self._report)
+            report = self._report_so_far + _read_to_end(self._report)
+        except BaseException:   # interrupted: the supervisor ends the move on the order
+            self.kill()
+            _read_to_end(self._report)
+            raise
         finally:
             os.close(self._report)
-            if not report:   # interrupted: the launcher ends the move on SIGTERM
-                self.kill()
-            _, status, usage = _reap(self.process.pid, self.kill)
             with self._lock:
-                self._reaped = True
-        if report:
-            exit_code, user, system = report.split()
-            return MoveEnd(int(exit_code), float(user) + float(system))
-        code = os.waitstatus_to_exitcode(status)
-        if code >= 0:
-            raise ContainmentFailed(f"the move launcher failed (exit code {code}); "
-                                    f"it said so on the move's stderr")
-        # killed without a word: by the move itself (only one running as our user can)
-        return MoveEnd(code, usage.ru_utime + usage.ru_stime,
-                       problem=f"the move killed its launcher (signal {-code})")
+                os.close(self._orders)
+                self._orders = None
+        text = report.decode(errors="replace").strip()
+        if text.startswith("failed: "):
+            raise ContainmentFailed(f"the move launcher {text}")
+        if not text:   # its supervisor killed once started: as our user, the move itself can
+            return MoveEnd(-signal.SIGKILL, 0.0, problem="the move killed its launcher")
+        exit_code, user, system = text.split()
+        return MoveEnd(int(exit_code), float(user) + float(system))
+
+
+def _read_line(descriptor: int) -> tuple:
+    """(the first line read from `descriptor`, without its end, or "" at the end of the
+    pipe; the bytes read after it)."""
+    data = b""
+    while b"\n" not in data:
+        chunk = os.read(descriptor, 4096)
+        if not chunk:
+            return "", b""
+        data += chunk
+    line, _, rest = data.partition(b"\n")
+    return line.decode(errors="replace"), rest
+
+
+def _close_quietly(descriptor: int) -> None:
+    try:
+        os.close(descriptor)
+    except OSError:   # closed already
+        pass
 
 
 def _read_to_end(descriptor: int) -> bytes:

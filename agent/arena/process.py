@@ -58,6 +58,7 @@ class MoveRunner:
         self._users = SideUsers() if isolate else None
         self._folders = MatchFolders(shared_with_others=isolate)
         weakref.finalize(self, self._folders.remove)   # close() forgotten, or never reached
+        weakref.finalize(self, self.containment.close)
         self._lock = threading.Lock()
         self._running = set()
         self._stopped = False
@@ -68,6 +69,7 @@ class MoveRunner:
         return self._folders.path
 
     def close(self) -> None:
+        self.containment.close()
         self._folders.remove()
 
     def __enter__(self) -> MoveRunner:
