@@ -248,14 +248,15 @@ def test_a_launcher_server_killed_by_a_move_is_started_again_for_the_next_move()
         assert runner.run("echo next > output.txt", True, INPUT, 5.0).output == "next\n"
 
 
-def test_the_moves_of_a_referee_killed_outright_die_too(tmp_path):
-    """SIGKILL leaves the referee no time to stop anything: the supervisor sees its orders
-    pipe close and ends the move."""
+@pytest.mark.parametrize("name", CONTAINMENTS)
+def test_the_moves_of_a_referee_killed_outright_die_too(tmp_path, name):
+    """SIGKILL leaves the referee no time to stop anything. A supervisor sees its orders
+    pipe close and ends the move; a cgroup's move is ended by the next runner made."""
     referee = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {PROJECT_ROOT!r})
         from agent.arena.process import MoveRunner
-        MoveRunner(containment="subreaper").run("touch {tmp_path}/started; sleep 3597", True, "", 60.0)
+        MoveRunner(containment={name!r}).run("touch {tmp_path}/started; sleep 3597", True, "", 60.0)
     """)])
     try:
         for _ in range(3000):
@@ -266,6 +267,8 @@ def test_the_moves_of_a_referee_killed_outright_die_too(tmp_path):
     finally:
         referee.kill()
         referee.wait()
+    if name == containment.CGROUP:
+        MoveRunner(containment=name).close()
     assert gone("sleep 3597")
 
 

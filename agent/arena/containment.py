@@ -16,6 +16,7 @@ import functools
 import itertools
 import json
 import os
+import re
 import select
 import signal
 import socket
@@ -69,6 +70,7 @@ def pick_containment(preferred: Optional[str] = None):
     parent = own_cgroup_folder()
     problem = cgroup_problem(parent)
     if problem is None:
+        end_orphaned_cgroups(parent)
         return CgroupContainment(parent)
     if preferred == CGROUP:
         raise ContainmentFailed(f"cannot hold moves in cgroups here: {problem}")
@@ -115,6 +117,37 @@ class RunningMove:
 
     def finish(self) -> MoveEnd:
         raise NotImplementedError
+
+
+_MOVE_CGROUP = re.compile(r"fruit-rage-move-(\d+)-\d+")   # the referee's pid, the move's number
+
+
+def end_orphaned_cgroups(parent: str) -> None:
+    """Kill and remove the moves' cgroups whose referee is gone: killed outright (SIGKILL),
+    it could not end its moves, which would otherwise run on."""
+    for name in os.listdir(parent):
+        match = _MOVE_CGROUP.fullmatch(name)
+        if match is None or _alive(int(match.group(1))):
+            continue
+        folder = os.path.join(parent, name)
+        try:
+            _write(os.path.join(folder, "cgroup.kill"), "1")
+        except OSError:   # removed meanwhile
+            continue
+        for _ in range(100):
+            if _remove_cgroup(folder):
+                break
+            time.sleep(0.01)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:   # someone else's
+        pass
+    return True
 
 
 class CgroupContainment:
@@ -368,8 +401,12 @@ def _write(path: str, text: str) -> None:
         handle.write(text)
 
 
-def _remove_cgroup(folder: str) -> None:
+def _remove_cgroup(folder: str) -> bool:
+    """Whether it is gone now."""
     try:
         os.rmdir(folder)
+    except FileNotFoundError:
+        return True
     except OSError:   # still busy: a process the kernel has not let go of yet
-        pass
+        return False
+    return True
