@@ -105,14 +105,17 @@ class MoveRunner:
             if user is not None:   # its home and temporary files in its own folder
                 side_folder = self._folders.side_folder(side)[0]
                 env = {**(os.environ if env is None else env), "HOME": side_folder, "TMPDIR": side_folder}
+            if self._stopped:
+                raise Stopped
+            try:   # not under the lock: the moves of parallel games start at once
+                move = self.containment.start(Start(argv, folder.path, env, stderr_file, user))
+            except ContainmentFailed as error:
+                raise SetupFailed(str(error)) from None
             with self._lock:
-                if self._stopped:
-                    raise Stopped
-                try:
-                    move = self.containment.start(Start(argv, folder.path, env, stderr_file, user))
-                except ContainmentFailed as error:
-                    raise SetupFailed(str(error)) from None
                 self._running.add(move)
+                stopped_meanwhile = self._stopped
+            if stopped_meanwhile:
+                move.kill()
             try:
                 end, killed = self._finish(move, time_left + self.grace)
             except ContainmentFailed as error:
