@@ -81,26 +81,6 @@ def test_a_bad_answer_loses(tmp_path, script, reason):
     assert record["moves"][-1]["reason"] == record["reason"]
 
 
-def test_a_move_folder_not_removable_at_once_does_not_stop_the_game(tmp_path, monkeypatch):
-    """As when a process the move left behind (out of its process group, or not yet dead of
-    the kill) still writes in the folder: the first removal finds it not empty."""
-    moves_folder = tmp_path / "tmp"
-    moves_folder.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(moves_folder))
-    remove = tempfile.TemporaryDirectory.cleanup
-    failed = []
-
-    def first_removal_fails(folder):
-        if not failed:
-            failed.append(folder.name)
-            raise OSError(errno.ENOTEMPTY, "Directory not empty", folder.name)
-        remove(folder)
-    monkeypatch.setattr(tempfile.TemporaryDirectory, "cleanup", first_removal_fails)
-    record = game("greedy", "random")
-    assert failed and record["fault"] is None   # played to its end
-    assert list(moves_folder.iterdir()) == []   # that folder too removed
-
-
 def test_only_the_end_of_a_chatty_move_s_stderr_is_read():
     class RecordedReads(io.BytesIO):
         read_sizes = []

@@ -48,6 +48,7 @@ class PlayerSpec:
     in_process: bool = False
     grace: float = 10.0
     params: tuple = ()          # (name, value) pairs for a Python player's factory or a built-in
+    isolate: bool = False       # run each side's programs as a user of its own (root only)
 
     @property
     def charges_itself(self) -> bool:
@@ -73,7 +74,7 @@ class PlayerSpec:
             raise ValueError(f"{self.text}: parameters go to Python players and in-process built-ins only")
         from agent.arena.referee import CommandPlayer
 
-        return CommandPlayer(self.text, grace=self.grace)
+        return CommandPlayer(self.text, grace=self.grace, isolate=self.isolate)
 
 
 IN_PROCESS_NAMES = BUILT_IN_NAMES = ("ours", *BASELINE_NAMES)
@@ -84,10 +85,15 @@ _SHELL_WORDS = {".", "cd", "command", "eval", "exec", "export", "set", "source",
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
+# Files the referee itself puts in (or takes from) each move's folder.
+_PROTOCOL_FILES = {"input.txt", "output.txt"}
+
+
 def command_problem(text: str):
-    """Why a shell-command agent cannot run, judged from its program (its first word after
-    any VAR=value), or None. Caught before the first game: otherwise every move of a
-    mistyped name would be a forfeit. Commands too shell-ish to judge are let through."""
+    """Why a shell-command agent cannot run, or None: its program (the first word after
+    any VAR=value) is not found, or it or a later word is a relative path, which the
+    fresh folder of every move would not have. Caught before the first game: otherwise
+    every move would be a forfeit. Commands too shell-ish to judge are let through."""
     if not text.strip():
         return "the command is empty"
     try:
@@ -101,14 +107,29 @@ def command_problem(text: str):
     program = words[0]
     if "/" in program:
         if not os.path.isabs(program):
-            return (f"{program} is a relative path, but every move runs in a fresh folder: "
-                    f"give its absolute path")
+            return _relative(program)
         if not (os.path.isfile(program) and os.access(program, os.X_OK)):   # a folder has X too
             return f"{program} is not an executable file"
-        return None
-    if shutil.which(program) is None:
+    elif shutil.which(program) is None:
         return f"{program}: command not found"
+    for word in words[1:]:
+        path = word.partition("=")[2] if word.startswith("-") else word   # --weights=net.bin
+        if _names_a_relative_path(path):
+            return _relative(path)
     return None
+
+
+def _names_a_relative_path(word: str) -> bool:
+    """A word that is a path relative to this folder: one that exists here (a script, a
+    data file), or one starting ./ or ../."""
+    if not word or os.path.isabs(word) or word in _PROTOCOL_FILES:
+        return False
+    return word.startswith(("./", "../")) or os.path.exists(word)
+
+
+def _relative(path: str) -> str:
+    return (f"{path} is a relative path, but every move runs in a fresh folder: give its "
+            f"absolute path, {os.path.abspath(path)}")
 
 
 def files_named(text: str) -> list:

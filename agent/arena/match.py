@@ -139,6 +139,7 @@ def run_match(factory_a: Callable, factory_b: Callable, settings: MatchSettings,
         _run_in_threads(settings, factories, jobs, grace, numbers, finished)
     else:
         _run_in_processes(settings, factories, jobs, grace, numbers, finished)
+    stop_shared_runners(kill=False)   # the match's folders go with it
     records.sort(key=lambda record: record.game)
     return MatchResult(settings, records)
 

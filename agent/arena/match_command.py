@@ -6,18 +6,26 @@ import json
 import os
 import random
 import sys
+import textwrap
+import time
 
 from agent.arena.agents import PlayerSpec, files_named
 from agent.arena.match import MatchSettings, run_match
-from agent.arena.process import SetupFailed, stop_signals_interrupt
-from agent.arena.records import describe_clocks, plural
-from agent.arena.resume import ResumeError, check_same_match, cut_back, read_finished, seed_of
 from agent.arena.paired_stats import paired_stats
 from agent.arena.pairs import PairCollector
 from agent.arena.positions import load_positions
+from agent.arena.process import SetupFailed, stop_signals_interrupt
+from agent.arena.records import describe_clocks, plural
+from agent.arena.resume import (
+    ResumeError,
+    check_same_match,
+    cut_back,
+    read_finished,
+    seed_of,
+)
 from agent.arena.sprt import EloSprt, MarginSprt
-from agent.arena.stats import colour_lines, pair_line, report_table
-
+from agent.arena.stats import colour_lines, forfeit_lines, report_table
+from agent.arena.terminal import clock_time, crop, terminal_width
 
 # Every game's seed (the match's times 100000, plus the board) goes into its record, and a
 # number of thousands of digits is more than JSON readers (Python's too) take back.
@@ -49,13 +57,17 @@ def run(args) -> int:
         print(f"fruit-rage match: --seed must have at most 18 digits (got {len(str(abs(args.seed)))})",
               file=sys.stderr)
         return 2
-    specs = [PlayerSpec(label, args.in_process, args.grace) for label in (args.agent_a, args.agent_b)]
+    specs = [PlayerSpec(label, args.in_process, args.grace, isolate=args.isolate) for label in (args.agent_a, args.agent_b)]
     for spec in specs:
         try:
-            spec.check()
+            spec.check()   # a command that surely cannot run, or a relative path in it
         except ValueError as error:
             print(f"fruit-rage match: {error}", file=sys.stderr)
             return 2
+    cpus = available_cpus()
+    if args.cluster is None and args.jobs > cpus:   # as fastchess warns of concurrency above the CPUs
+        print(f"fruit-rage match: warning: --jobs {args.jobs} exceeds the {plural(cpus, 'CPU')} here: "
+              f"games share cores", file=sys.stderr)
     out_path = args.resume or args.out
     out_option = f"--resume {args.resume}" if args.resume else f"--out {args.out}"
     problem = out_path is not None and _out_problem(out_path, (args.agent_a, args.agent_b))
@@ -105,12 +117,13 @@ def run(args) -> int:
         games += f" ({plural(args.games // 2, 'board')}, each played twice)"
     boards = (f"{plural(len(positions), 'position')} from {args.positions}" if positions else
               f"{args.size}x{args.size} boards of {args.types} types")
-    print(f"{args.agent_a} (A) vs {args.agent_b} (B): {games} on {boards}, "
-          f"{describe_clocks(args.time, args.time_b)}, seed {seed}", flush=True)
+    setup = f"{games} on {boards}, {describe_clocks(args.time, args.time_b)}, seed {seed}"
+    print(f"{args.agent_a} (A) vs {args.agent_b} (B):\n"
+          + "\n".join(textwrap.wrap(setup, terminal_width(sys.stdout), break_on_hyphens=False)), flush=True)
     if done:
         print(f"resuming {args.resume}: {plural(len(done), 'game')} already played", flush=True)
     records = sorted(done, key=lambda record: record["game"])
-    progress = Progress(settings.games, sys.stderr)
+    progress = Progress(settings.games, sys.stderr, sequential=test is not None)
     pairs = PairCollector() if args.paired else None
     decision = [None]    # the sequential test's latest result
     for record in records:
@@ -155,19 +168,23 @@ def run(args) -> int:
             out.close()
     if failure:
         print(failure, file=sys.stderr)
+    if interrupted:
+        print("fruit-rage: interrupted", file=sys.stderr)
     if interrupted or failure:
         print(f"{'interrupted' if interrupted else 'stopped'}: "
               f"{len(records)} of {settings.games} games finished")
     if records:
         records.sort(key=lambda record: record["game"])
-        print(report_table(records))
-        print("\n".join(colour_lines(records)))
+        width = terminal_width(sys.stdout)
+        print(report_table(records, width))
+        print("\n".join(colour_lines(records) + forfeit_lines(records, width)))
         if args.paired:
-            print(pair_line(records))
             print("\n".join(paired_stats(pairs.pairs).lines()))
     if decision[0] is not None:
-        print(f"SPRT ({decision[0].statistic}): {decision[0].describe()}, after "
-              f"{plural(decision[0].pairs, 'pair')}")
+        verdict = f"SPRT ({decision[0].statistic}): {decision[0].describe()}"
+        after = f"after {plural(decision[0].pairs, 'pair')}"
+        fits = len(verdict) + 2 + len(after) <= terminal_width(sys.stdout)
+        print(verdict + (", " if fits else "\n  ") + after)
     return 130 if interrupted else 1 if failure else 0
 
 
@@ -239,30 +256,77 @@ class RecordsFile:
 
 
 class Progress:
-    """`[12/20] A 7 - B 4 - draws 1`, rewritten in place on a terminal, one line per game
-    otherwise (with the game's result, for logs)."""
+    """`[12/20] A 7 - B 4 - draws 1  5:12 elapsed, 26 s a game, ETA 3:28`, then a running
+    test's note: redrawn in place at a terminal (by rich: the clock ticks between games),
+    one line per game otherwise, with the game's result, for logs. Every line fits the
+    terminal (80 columns, or COLUMNS, when it is not one)."""
 
-    def __init__(self, total: int, stream):
+    def __init__(self, total: int, stream, sequential: bool = False, clock=time.monotonic):
         self.total = total
         self.stream = stream   # None (stderr closed): no progress, the match goes on
         self.in_place = stream is not None and stream.isatty()
         self.won = {"A": 0, "B": 0, None: 0}   # games won by each side; None: drawn
         self.note = ""                          # shown after the tallies (a running test)
+        self.sequential = sequential            # the test may stop it early: the ETA is at most
+        self.clock, self.started = clock, clock()
+        self.played = 0                         # games finished in this run (not resumed ones)
+        self.live = None
+        if self.in_place:
+            from rich.console import Console
+            from rich.live import Live
+            from rich.text import Text
+
+            console = Console(file=stream)
+            self.live = Live(get_renderable=lambda: Text(self.line(console.width - 1), no_wrap=True),
+                             console=console, refresh_per_second=1)
+            self.live.start()
+
+    def line(self, width: int, result: str = "") -> str:
+        """The progress so far, with a game's `result` if given, in at most `width`
+        columns: what does not fit is left out, the rate first, then the elapsed time,
+        then the ETA; then the result is cut short."""
+        done = sum(self.won.values())
+        tallies = f"[{done}/{self.total}] A {self.won['A']} - B {self.won['B']} - draws {self.won[None]}"
+        elapsed = self.clock() - self.started
+        times = [f"{clock_time(elapsed)} elapsed"]
+        if self.played:
+            per_game = elapsed / self.played
+            times += [f"{_seconds(per_game)} s a game",
+                      f"ETA {'<= ' if self.sequential else ''}{clock_time(per_game * (self.total - done))}"]
+        note = f"  {self.note}" if self.note else ""
+        result = f"  {result}" if result else ""
+        for drop in ((), (1,), (0, 1), (0, 1, 2)):
+            kept = [part for i, part in enumerate(times) if i not in drop]
+            line = tallies + result + (f"  {', '.join(kept)}" if kept else "") + note
+            if len(line) <= width:
+                return line
+        room = width - len(tallies) - len(note)
+        return crop(tallies + (crop(result, room) if room > 10 else "") + note, width)
 
     def update(self, record: dict) -> None:
         self.won[record["winner"]] += 1
+        self.played += 1
         if self.stream is None:
             return
-        line = (f"[{sum(self.won.values())}/{self.total}] A {self.won['A']} - B {self.won['B']} "
-                f"- draws {self.won[None]}" + (f"  {self.note}" if self.note else ""))
-        if self.in_place:
-            self.stream.write("\r" + line)
-        else:
-            winner = record["winner"] or "draw"
-            self.stream.write(f"{line}   (game {record['game']}: {winner}, {record['reason']})\n")
+        if self.live is not None:
+            self.live.refresh()
+            return
+        winner = record["winner"] or "draw"
+        self.stream.write(self.line(terminal_width(), f"game {record['game']}: {winner}, {record['reason']}") + "\n")
         self.stream.flush()
 
     def close(self) -> None:
-        if self.in_place:
-            self.stream.write("\n")
-            self.stream.flush()
+        if self.live is not None:
+            self.live.stop()
+
+
+def _seconds(value: float) -> str:
+    """`26`, `2.6`, `0.26`: two significant digits, whole seconds from 10 s on."""
+    return f"{value:.0f}" if value >= 10 else f"{value:.2g}"
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1

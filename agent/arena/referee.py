@@ -133,10 +133,11 @@ class CommandPlayer:
     ValueError at once when the command surely cannot run."""
 
     def __init__(self, command, name: Optional[str] = None, runner: Optional[MoveRunner] = None,
-                 grace: float = DEFAULT_GRACE):
+                 grace: float = DEFAULT_GRACE, isolate: bool = False, side: Optional[str] = None):
         self.spec = command if isinstance(command, AgentSpec) else agent_spec(command)
         self.name = name or self.spec.label
-        self.runner = runner or shared_runner(grace)
+        self.runner = runner or shared_runner(grace, isolate)
+        self.side = side    # its private folder's name; play_game sets it to A or B when None
         self.version = __version__ if self.spec.label in BUILT_IN_NAMES else None   # ours or a baseline
 
     def choose(self, board: Board, clock_left: float) -> Move:
@@ -152,7 +153,7 @@ class CommandPlayer:
             return Turn(0.0, fault=FAULT_TIME,
                         reason=f"ran out of time: {clock_left:.1e} s left, below input.txt's microsecond")
         run = self.runner.run(self.spec.command, self.spec.shell, format_input(grid, board.types, clock_left),
-                              clock_left, env=self.spec.env)
+                              clock_left, env=self.spec.env, side=self.side or "agent")
         if run.killed:
             return Turn(run.cpu, fault=FAULT_TIME,
                         reason=f"killed: still running {self.runner.grace:g} s after its time ran out")
@@ -165,28 +166,30 @@ class CommandPlayer:
         return Turn(run.cpu, name, next_grid, points)
 
 
-_shared_runners = {}   # grace -> the MoveRunner the CommandPlayers of this process share
+_shared_runners = {}   # (grace, isolate) -> the MoveRunner this process's CommandPlayers share
 _shared_lock = threading.Lock()
 
 
-def shared_runner(grace: float) -> MoveRunner:
-    """The runner of this process's CommandPlayers with that grace: one place that can
-    stop every move they are running (stop_shared_runners)."""
+def shared_runner(grace: float, isolate: bool = False) -> MoveRunner:
+    """The runner of this process's CommandPlayers with that grace and isolation: one
+    place that can stop every move they are running (stop_shared_runners)."""
     with _shared_lock:
-        runner = _shared_runners.get(grace)
+        runner = _shared_runners.get((grace, isolate))
         if runner is None:
-            runner = _shared_runners[grace] = MoveRunner(grace=grace)
+            runner = _shared_runners[grace, isolate] = MoveRunner(grace=grace, isolate=isolate)
         return runner
 
 
-def stop_shared_runners() -> None:
-    """Kill every move the shared runners run (Ctrl-C in a match); later players get
-    fresh runners."""
+def stop_shared_runners(kill: bool = True) -> None:
+    """Kill every move the shared runners run (Ctrl-C in a match; `kill` False: a match
+    that ended) and remove their match folders; later players get fresh runners."""
     with _shared_lock:
         runners = list(_shared_runners.values())
         _shared_runners.clear()
     for runner in runners:
-        runner.stop()
+        if kill:
+            runner.stop()
+        runner.close()
 
 
 def take_turn(player, board: Board, clock_left: float, grace: float = DEFAULT_GRACE) -> Turn:
@@ -231,6 +234,9 @@ def play_game(player_a, player_b, board: Board, clocks=(300.0, 300.0), first: st
     if first not in SIDES:
         raise ValueError(f"first must be 'A' or 'B', not {first!r}")
     players = dict(zip(SIDES, (player_a, player_b)))
+    for side, player in players.items():
+        if isinstance(player, CommandPlayer) and player.side is None:
+            player.side = side
     record = GameRecord(agents=(_name(player_a), _name(player_b)), first=first, board=board.rows,
                         types=board.types, start_clocks=tuple(clocks), clocks=dict(zip(SIDES, clocks)),
                         versions=(getattr(player_a, "version", None), getattr(player_b, "version", None)))

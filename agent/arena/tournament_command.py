@@ -62,7 +62,7 @@ def run(args) -> int:
         print(f"fruit-rage tournament: --paired plays every board twice, so --games must be even "
               f"(got {args.games})", file=sys.stderr)
         return 2
-    specs = [PlayerSpec(label, args.in_process, args.grace) for label in args.agents]
+    specs = [PlayerSpec(label, args.in_process, args.grace, isolate=args.isolate) for label in args.agents]
     for spec in specs:
         try:
             spec.check()

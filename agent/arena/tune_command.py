@@ -32,8 +32,8 @@ def run(args) -> int:
         return 2
     try:
         params = tuple(parse_param(text) for text in args.param)
-        candidate = PlayerSpec(args.candidate, args.in_process, args.grace, params)
-        base = PlayerSpec(args.base, args.in_process, args.grace)
+        candidate = PlayerSpec(args.candidate, args.in_process, args.grace, params, args.isolate)
+        base = PlayerSpec(args.base, args.in_process, args.grace, isolate=args.isolate)
         for spec in (candidate, base):
             spec.check()
     except ValueError as error:
