@@ -51,11 +51,17 @@ def feature_vector(position) -> tuple:
         mean_height, math.sqrt(sum((h - mean_height) ** 2 for h in heights) / n),
         largest_first[0] ** 2 - largest_first[1] ** 2,
         sum(s * s if i % 2 == 0 else -s * s for i, s in enumerate(largest_first[:len(sizes)])),
-        largest_first[2] ** 2 - largest_first[3] ** 2,
+        largest_first[2] ** 2 - largest_first[3] ** 2, greedy_exchange(board, cell_groups, largest_first[0]),
         sum(potential > size for size, potential in zip(sizes, potentials)),
         most, max(0, most * most - largest * largest), parity, 1 if len(sizes) % 2 else -1,
     )
     return tuple(float(value) for value in values)
+
+
+def greedy_exchange(board: CoreBoard, cell_groups, largest: int) -> int:
+    """agent.features.greedy_exchange_value, from the core's groups of `board`."""
+    return max((largest * largest - max((len(other) for other in board.play(cells[0])[0].groups()), default=0) ** 2
+                for cells in cell_groups if len(cells) == largest), default=0)
 
 
 def merge_potentials(board: CoreBoard, rows, cell_groups) -> list:

@@ -94,6 +94,16 @@ def third_fourth_value(grid) -> int:
     return sizes[2] ** 2 - sizes[3] ** 2
 
 
+def greedy_exchange_value(grid) -> int:
+    """The mover takes a largest group (of several, the one that leaves the opponent the
+    least), the opponent the largest group of the position that leaves: the greedy pair
+    with the merges and splits that first move makes (0 on an empty board)."""
+    found = groups(grid)
+    largest = max((len(g) for g in found), default=0)
+    return max((largest ** 2 - max((len(h) for h in groups(remove_and_fall(grid, g))), default=0) ** 2
+                for g in found if len(g) == largest), default=0)
+
+
 def fallen_positions(grid, removed) -> dict:
     """{cell: where its fruit lies} after the cells `removed` are taken out and gravity
     acts, for every fruit left: each column keeps its order and sinks to the bottom."""
@@ -175,7 +185,7 @@ FEATURE_NAMES = (
     "fruit", "groups", "fragmentation", "type_concentration",
     "groups_1", "groups_2", "groups_3_4", "groups_5_8", "groups_9_up",
     "column_height_mean", "column_height_spread",
-    "greedy_pair", "alternating", "third_fourth",
+    "greedy_pair", "alternating", "third_fourth", "greedy_exchange",
     "joinable_groups", "merge_max", "merge_gain", "large_group_parity", "group_count_parity",
 )
 
@@ -187,7 +197,7 @@ def feature_vector(grid) -> tuple:
         sum(fruit_by_type(grid).values()), len(groups(grid)), fragmentation(grid), type_concentration(grid),
         *size_class_counts(grid),
         column_height_mean(grid), column_height_spread(grid),
-        greedy_pair_value(grid), alternating_value(grid), third_fourth_value(grid),
+        greedy_pair_value(grid), alternating_value(grid), third_fourth_value(grid), greedy_exchange_value(grid),
         joinable_groups(grid), merge_max(grid), merge_gain(grid), large_group_parity(grid),
         group_count_parity(grid),
     )

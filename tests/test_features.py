@@ -55,6 +55,7 @@ def test_the_whole_vector_of_five_singles():
     assert values["column_height_mean"] == pytest.approx(5 / 3)
     assert values["column_height_spread"] == pytest.approx(math.sqrt(8 / 9))
     assert (values["greedy_pair"], values["alternating"], values["third_fourth"]) == (0, 1, 0)
+    assert values["greedy_exchange"] == 0   # taking the 1 would hand over a pair: 1 - 4
     assert (values["joinable_groups"], values["merge_max"], values["merge_gain"]) == (2, 2, 3)
     assert (values["large_group_parity"], values["group_count_parity"]) == (0, 1)
 
@@ -63,10 +64,21 @@ def test_one_removal_from_a_large_group():
     values = named(STACKED)
     assert [values[name] for name in ("groups_1", "groups_2", "groups_3_4")] == [0, 2, 1]
     assert (values["greedy_pair"], values["alternating"], values["third_fourth"]) == (5, 9, 4)
+    assert values["greedy_exchange"] == 9 - 4   # the bottom 0s; the 1s and top 0s fall as pairs
     assert (values["joinable_groups"], values["merge_max"], values["merge_gain"]) == (2, 5, 16)
     assert features.moves_until_large_group(STACKED) == 1
     assert values["large_group_parity"] == -1
     assert values["group_count_parity"] == 1
+
+
+def test_the_greedy_exchange_counts_the_merge_the_first_move_makes():
+    # taking the three 0s drops the 1 onto the row of 1s: the opponent takes three
+    grid = ("1***",
+            "0***",
+            "0***",
+            "011*")
+    assert features.greedy_pair_value(grid) == 3 ** 2 - 2 ** 2
+    assert features.greedy_exchange_value(grid) == 3 ** 2 - 3 ** 2
 
 
 def test_a_large_group_to_take_now():
