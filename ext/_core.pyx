@@ -15,20 +15,33 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from bits cimport ctz
-from core_types cimport MAX_N, Group, MoveList, Position
+from core_types cimport MAX_N, Group, GroupList, Position
 
 
-cdef class _MoveLists:
-    """`count` move lists of C memory, freed with this object: scratch for the edge."""
-    cdef MoveList *lists
+cdef class _GroupLists:
+    """`count` group lists for plies of one position, in C memory freed with this object:
+    scratch for the edge."""
+    cdef GroupList *lists
+    cdef Group *groups
+    cdef uint32_t *pool
 
-    def __cinit__(self, int count):
-        self.lists = <MoveList *> malloc(count * sizeof(MoveList))
-        if self.lists == NULL:
-            raise MemoryError("move lists")
+    def __cinit__(self, int count, int room):
+        cdef int p
+        room = max(room, 1)
+        self.lists = <GroupList *> malloc(count * sizeof(GroupList))
+        self.groups = <Group *> malloc(count * room * sizeof(Group))
+        self.pool = <uint32_t *> malloc(count * room * sizeof(uint32_t))
+        if self.lists == NULL or self.groups == NULL or self.pool == NULL:
+            raise MemoryError("group lists")
+        for p in range(count):
+            self.lists[p].groups = self.groups + p * room
+            self.lists[p].pool = self.pool
+        self.lists[0].mask_start = 0
 
     def __dealloc__(self):
         free(self.lists)
+        free(self.groups)
+        free(self.pool)
 
 
 cdef check_eval_kind(int kind):
@@ -36,9 +49,10 @@ cdef check_eval_kind(int kind):
         raise ValueError(f"eval_kind must be one of the EVAL_* constants (0..{EVAL_KINDS - 1}), not {kind}")
 
 
-cdef tuple group_cells(const Position *pos, const Group *group, const uint32_t *masks):
+cdef tuple group_cells(const Position *pos, const GroupList *groups, const Group *group):
     cdef int c, n = pos.n
     cdef uint32_t bits
+    cdef const uint32_t *masks = group_masks(groups, group)
     cells = []
     for c in range(group.lo, group.hi + 1):
         bits = masks[c - group.lo]
@@ -99,12 +113,11 @@ cdef class Board:
 
     def groups(self):
         """Every group as a tuple of (row, col) cells, in the core's enumeration order."""
-        cdef _MoveLists scratch = _MoveLists(1)
-        cdef MoveList *moves = scratch.lists
+        cdef _GroupLists scratch = _GroupLists(1, self.pos.fruit)
         cdef int i
-        enumerate_groups(&self.pos, moves)
-        return [group_cells(&self.pos, &moves.groups[i], &moves.masks[moves.groups[i].first_mask])
-                for i in range(moves.count)]
+        list_groups(&self.pos, scratch.lists)
+        return [group_cells(&self.pos, scratch.lists, &scratch.lists.groups[i])
+                for i in range(scratch.lists.count)]
 
     def pair_values_after_moves(self):
         """evaluations_after_moves(EVAL_GREEDY_PAIR)."""
@@ -112,34 +125,93 @@ cdef class Board:
 
     def evaluations_after_moves(self, int kind):
         """{cell: evaluation `kind` of the position the move there leaves}, one cell per
-        group, computed as the search computes it (for the pair: from this position's
-        group spans and flood fills near the move only). For tests against the oracles."""
-        cdef _MoveLists scratch = _MoveLists(2)
-        cdef MoveList *moves = scratch.lists
-        cdef GroupSpans *spans
-        cdef GroupCensus seen
+        group, computed as the search computes it (from this position's groups and a walk
+        near the move). For tests against the oracles."""
+        cdef _GroupLists scratch = _GroupLists(2, self.pos.fruit)
+        cdef GroupList *groups = scratch.lists
+        cdef GroupSummary summary
         cdef Position child
         cdef Group *g
         cdef int i
         check_eval_kind(kind)
-        spans = <GroupSpans *> malloc(sizeof(GroupSpans))
-        if spans == NULL:
-            raise MemoryError("group spans")
+        list_groups(&self.pos, groups)
+        summarize(groups, &summary)
+        values = {}
+        for i in range(groups.count):
+            g = &groups.groups[i]
+            play_group(&child, &self.pos, g, group_masks(groups, g))
+            values[group_cells(&self.pos, groups, g)[0]] = evaluate(kind, &child, g, groups, &summary, groups + 1)
+        return values
+
+    def groups_after_moves(self):
+        """{cell: the groups of the position the move there leaves, as groups() gives them},
+        one cell per group, built as the search builds them: from this position's list and
+        a walk of the move's band. For tests against groups() of the child."""
+        cdef _GroupLists scratch = _GroupLists(2, self.pos.fruit)
+        cdef GroupList *groups = scratch.lists
+        cdef Position child
+        cdef Group *g
+        cdef int i, j
+        list_groups(&self.pos, groups)
+        found = {}
+        for i in range(groups.count):
+            g = &groups.groups[i]
+            play_group(&child, &self.pos, g, group_masks(groups, g))
+            list_child_groups(groups, g, &child, groups + 1)
+            found[group_cells(&self.pos, groups, g)[0]] = [
+                group_cells(&child, groups + 1, &groups[1].groups[j]) for j in range(groups[1].count)]
+        return found
+
+    def frontier_views(self, int min_size):
+        """{cell: what the search reads one ply above the horizon of the position the move
+        there leaves, with the groups of at least `min_size` fruit as its moves}: "moves"
+        (all, in order), "largest" (the largest ones, in order), "unlisted" (smaller groups,
+        counted up to 2), "largest_unlisted", "keyed" (each move found by its key), and
+        from the summary "multi" (groups of two or more fruit), "largest_sizes" and
+        "singles" (per column). For tests against the child's groups()."""
+        cdef _GroupLists scratch = _GroupLists(2, self.pos.fruit)
+        cdef GroupList *groups = scratch.lists
+        cdef const Group **moves = <const Group **> malloc(max(self.pos.fruit, 1) * sizeof(Group *))
+        cdef ParentIndex *index = <ParentIndex *> malloc(sizeof(ParentIndex))
+        cdef const Group **by_size = <const Group **> malloc(max(self.pos.fruit, 1) * sizeof(Group *))
+        cdef FrontierView view
+        cdef GroupCensus seen
+        cdef GroupSummary summary
+        cdef Position child
+        cdef Group *g
+        cdef int i, j, count
         try:
-            walk_groups(&self.pos, moves, 1, &seen, spans)
-            values = {}
-            for i in range(moves.count):
-                g = &moves.groups[i]
-                play_group(&child, &self.pos, g, &moves.masks[g.first_mask])
-                cell = group_cells(&self.pos, g, &moves.masks[g.first_mask])[0]
-                values[cell] = evaluate(kind, &child, g, spans, moves + 1)
-            return values
+            if moves == NULL or index == NULL or by_size == NULL:
+                raise MemoryError("frontier views")
+            list_groups(&self.pos, groups)
+            index.by_size = by_size
+            index_children(groups, self.pos.n, index)
+            found = {}
+            for i in range(groups.count):
+                g = &groups.groups[i]
+                play_group(&child, &self.pos, g, group_masks(groups, g))
+                frontier_view(groups, index, g, &child, min_size, groups + 1, &view, &seen, &summary)
+                count = all_moves(&view, moves)
+                listed = [group_cells(&child, groups, moves[j]) for j in range(count)]
+                keyed = [group_cells(&child, groups, move_with_key(&view, moves[j].key)) for j in range(count)]
+                count = largest_moves(&view, moves)
+                found[group_cells(&self.pos, groups, g)[0]] = {
+                    "moves": listed, "keyed": keyed,
+                    "largest": [group_cells(&child, groups, moves[j]) for j in range(count)],
+                    "unlisted": seen.unlisted, "largest_unlisted": seen.largest_unlisted,
+                    "multi": summary.multi_count,
+                    "largest_sizes": [summary.largest[j].size for j in range(summary.largest_count)],
+                    "singles": [summary.singles[j] for j in range(self.pos.n)],
+                }
+            return found
         finally:
-            free(spans)
+            free(moves)
+            free(index)
+            free(by_size)
 
     def group_count(self):
-        cdef _MoveLists scratch = _MoveLists(1)
-        enumerate_groups(&self.pos, scratch.lists)
+        cdef _GroupLists scratch = _GroupLists(1, self.pos.fruit)
+        list_groups(&self.pos, scratch.lists)
         return scratch.lists.count
 
     def play(self, cell):
@@ -148,19 +220,19 @@ cdef class Board:
         cdef uint32_t bit
         cdef Group *g
         cdef Board child
-        cdef _MoveLists scratch
-        cdef MoveList *moves
+        cdef _GroupLists scratch
+        cdef GroupList *groups
         if not (0 <= row < n and 0 <= col < n):
             raise ValueError(f"cell {cell} is off the board")
         bit = 1u << (n - 1 - row)
-        scratch = _MoveLists(1)
-        moves = scratch.lists
-        enumerate_groups(&self.pos, moves)
-        for i in range(moves.count):
-            g = &moves.groups[i]
-            if g.lo <= col <= g.hi and moves.masks[g.first_mask + col - g.lo] & bit:
+        scratch = _GroupLists(1, self.pos.fruit)
+        groups = scratch.lists
+        list_groups(&self.pos, groups)
+        for i in range(groups.count):
+            g = &groups.groups[i]
+            if g.lo <= col <= g.hi and group_masks(groups, g)[col - g.lo] & bit:
                 child = Board.__new__(Board)
-                points = play_group(&child.pos, &self.pos, g, &moves.masks[g.first_mask])
+                points = play_group(&child.pos, &self.pos, g, group_masks(groups, g))
                 return child, points
         raise ValueError(f"cell {cell} is empty")
 
@@ -175,20 +247,21 @@ cdef class Board:
         return leaves
 
     def bench_play_enumerate(self, long count):
-        """Plays `count` root moves in turn, enumerating the groups of each resulting
-        position; returns how many positions were enumerated (the benchmark's unit)."""
-        cdef _MoveLists scratch = _MoveLists(2)
-        cdef MoveList *moves = scratch.lists
+        """Plays `count` root moves in turn, listing the groups of each resulting position
+        as the search does (from the root's); returns how many positions were listed (the
+        benchmark's unit)."""
+        cdef _GroupLists scratch = _GroupLists(2, self.pos.fruit)
+        cdef GroupList *groups = scratch.lists
         cdef Position child
         cdef long i, done = 0
         cdef Group *g
         with nogil:
-            enumerate_groups(&self.pos, moves)
-            if moves.count:
+            list_groups(&self.pos, groups)
+            if groups.count:
                 for i in range(count):
-                    g = &moves.groups[i % moves.count]
-                    play_group(&child, &self.pos, g, &moves.masks[g.first_mask])
-                    enumerate_groups(&child, moves + 1)
+                    g = &groups.groups[i % groups.count]
+                    play_group(&child, &self.pos, g, group_masks(groups, g))
+                    list_child_groups(groups, g, &child, groups + 1)
                     done += 1
         return done
 
@@ -260,7 +333,7 @@ cdef class Searcher:
         if depth < 1:
             raise ValueError("depth must be >= 1")
         depth = min(depth, self.board.pos.fruit)
-        if not reserve_plies(&self.s.buffers, depth + 1):
+        if not reserve_plies(&self.s.buffers, depth + 1, max(self.board.pos.fruit, 1)):
             raise MemoryError(f"search buffers for {depth + 1} plies")
         start_search(&self.s, deadline)
         cdef int32_t value

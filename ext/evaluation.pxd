@@ -1,10 +1,11 @@
 # Contract of the evaluation unit (evaluation.pyx; needs groups.pxd before it): what the
 # horizon guesses is still to come in a position, from its mover's view. Every kind is
 # >= 0 (the mover takes a group at least as large as the opponent's next one): the
-# search's frontier pruning relies on it.
+# search's frontier pruning relies on it. agent/evaluations.py pairs each kind with its
+# plain-Python oracle and says how to add one.
 from libc.stdint cimport int32_t
 
-from core_types cimport Group, MoveList, Position
+from core_types cimport Group, GroupList, Position
 
 # Visible from Python as agent._core.EVAL_NONE etc.
 cpdef enum:
@@ -15,11 +16,13 @@ cpdef enum:
 cdef enum:
     EVAL_KINDS = 3           # the kinds above are 0 .. EVAL_KINDS - 1
 
-# The value of `pos`, the position `move` leaves; `parent_spans` holds the groups of the
-# position the move was played in when needs_parent_spans(kind), and `scratch` is a move
-# list the evaluation may overwrite.
-cdef int32_t evaluate(int kind, const Position *pos, const Group *move,
-                      const GroupSpans *parent_spans, MoveList *scratch) noexcept nogil
-# Whether `kind` reads the parent's group spans, which the search then records per node.
-cdef bint needs_parent_spans(int kind) noexcept nogil
+# The value of `pos`, the position `move` leaves; `parent` is the list of the position
+# the move was played in, `summary` its summary when needs_summary(kind) (else unread),
+# and `scratch` a list the evaluation may overwrite, of the ply after `parent`.
+cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const GroupList *parent,
+                      const GroupSummary *summary, GroupList *scratch) noexcept nogil
+# Whether `kind` reads the parent's GroupSummary.
+cdef bint needs_summary(int kind) noexcept nogil
+# Whether `kind` lists the evaluated position's groups from the parent's whole list.
+cdef bint needs_parent_list(int kind) noexcept nogil
 cdef int32_t pair_value(const GroupCensus *seen) noexcept nogil

@@ -4,22 +4,25 @@
 from core_types cimport MAX_GROUPS
 
 
-cdef bint needs_parent_spans(int kind) noexcept nogil:
+cdef bint needs_summary(int kind) noexcept nogil:
     return kind == EVAL_GREEDY_PAIR
+
+
+cdef bint needs_parent_list(int kind) noexcept nogil:
+    return kind == EVAL_ALTERNATING
 
 
 cdef int32_t pair_value(const GroupCensus *seen) noexcept nogil:
     return seen.first * seen.first - seen.second * seen.second
 
 
-cdef int32_t alternating_value(const Position *pos, MoveList *scratch) noexcept nogil:
+cdef int32_t alternating_value(const GroupList *groups) noexcept nogil:
     """A whole greedy game on the current groups, as if they never merged."""
     cdef int32_t sizes[MAX_GROUPS]
     cdef int i, j, size, big = 0, singles = 0
     cdef int32_t total = 0
-    enumerate_groups(pos, scratch)
-    for i in range(scratch.count):            # insertion sort of the groups larger than one
-        size = scratch.groups[i].size
+    for i in range(groups.count):            # insertion sort of the groups larger than one
+        size = groups.groups[i].size
         if size == 1:
             singles += 1
             continue
@@ -37,13 +40,13 @@ cdef int32_t alternating_value(const Position *pos, MoveList *scratch) noexcept 
     return total
 
 
-cdef int32_t evaluate(int kind, const Position *pos, const Group *move,
-                      const GroupSpans *parent_spans, MoveList *scratch) noexcept nogil:
+cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const GroupList *parent,
+                      const GroupSummary *summary, GroupList *scratch) noexcept nogil:
     cdef GroupCensus seen
     if kind == EVAL_GREEDY_PAIR:
-        # counted from the parent's recorded groups, not a walk of the whole board
-        child_census(pos, move, parent_spans, &seen)
+        child_census(pos, move, summary, &seen)
         return pair_value(&seen)
     if kind == EVAL_ALTERNATING:
-        return alternating_value(pos, scratch)
+        list_child_groups(parent, move, pos, scratch)
+        return alternating_value(scratch)
     return 0

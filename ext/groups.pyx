@@ -1,9 +1,16 @@
-# Groups unit: flood fills, the walks over a position's groups, their census and spans
-# (contract: groups.pxd).
+# Groups unit: flood fills, the walks over a position's groups, lists built from a parent's,
+# census and summaries (contract: groups.pxd).
+#
+# Gravity moves fruit only in a move's own columns, so a group with no fruit in them or
+# beside them (in the move's band, one column wider on each side) stands unchanged after
+# the move; every other group of the new position has fruit in the band and is found by
+# flood fills started there. A child's groups are the parent's away from the band plus a
+# walk of the band: a few columns instead of the board.
 from libc.string cimport memcpy, memset
 
 from bits cimport ctz, popcount
 from core_types cimport MAX_GROUPS, MAX_N
+
 
 
 cdef inline uint32_t fill_column(uint32_t seeds, uint32_t fruit) noexcept nogil:
@@ -50,26 +57,23 @@ cdef inline void flood(const uint32_t *fruit, int n, int col, uint32_t seed,
                     hi[0] = c + 1
 
 
-cdef inline void add_group(MoveList *moves, int t, int lo, int hi, const uint32_t *masks,
+cdef inline void add_group(GroupList *out, int t, int lo, int hi, const uint32_t *masks,
                            int size) noexcept nogil:
-    cdef Group *g = &moves.groups[moves.count]
-    g.fruit_type = t
+    cdef Group *g = &out.groups[out.count]
+    cdef int row = ctz(masks[0])
     g.lo = lo
     g.hi = hi
     g.size = size
-    g.key = lo * 32 + ctz(masks[0])
-    g.first_mask = moves.mask_count
-    memcpy(&moves.masks[moves.mask_count], masks, (hi - lo + 1) * sizeof(uint32_t))
-    moves.mask_count += hi - lo + 1
-    moves.count += 1
+    g.key = lo * 32 + row
+    g.rank = ((t * MAX_N + lo) * 2 + (size > 1)) * 32 + row
+    g.mask_at = out.mask_end
+    memcpy(&out.pool[out.mask_end], masks, (hi - lo + 1) * sizeof(uint32_t))
+    out.mask_end += hi - lo + 1
+    out.count += 1
 
 
-cdef inline void count_groups(GroupCensus *seen, int size, int count, bint listed) noexcept nogil:
-    """Record `count` groups of `size` fruit."""
-    if not listed:
-        seen.unlisted += count
-        if size > seen.largest_unlisted:
-            seen.largest_unlisted = size
+cdef inline void count_groups(GroupCensus *seen, int size, int count) noexcept nogil:
+    """Record `count` groups of `size` fruit among the two largest."""
     if size > seen.first:
         seen.second = seen.first
         seen.first = size
@@ -78,18 +82,17 @@ cdef inline void count_groups(GroupCensus *seen, int size, int count, bint liste
         seen.second = size
 
 
-cdef void walk_columns(const Position *pos, int first, int last, MoveList *moves, int min_size,
-                       GroupCensus *seen, GroupSpans *spans) noexcept nogil:
-    """Every group with fruit in columns first..last once, added to what `seen`, `spans`
-    (unless NULL) and `moves` (the groups of at least `min_size` fruit; may be NULL when
-    min_size is above any group) hold. Groups of one fruit (most of them when p is large)
-    are found in bulk with bit operations; only the rest pay for a flood fill, which may
-    reach beyond the columns."""
+cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
+                      GroupCensus *seen) noexcept nogil:
+    """Every group with fruit in columns first..last once: appended to `out` and counted in
+    `seen`, each unless NULL; returns how many. Groups of one fruit (most of them when p is
+    large) are found in bulk with bit operations; only the rest pay for a flood fill, which
+    may reach beyond the columns. Over the whole board the groups come in rank order."""
     cdef uint32_t visited[MAX_N]
     cdef uint32_t group[MAX_N]
     cdef const uint32_t *fruit
     cdef uint32_t x, singles, neighbours, bit
-    cdef int t, c, cc, lo, hi, size, n = pos.n
+    cdef int t, c, cc, lo, hi, size, found = 0, n = pos.n
     memset(visited, 0, sizeof(visited))
     memset(group, 0, sizeof(group))
     for t in range(pos.types):
@@ -106,14 +109,13 @@ cdef void walk_columns(const Position *pos, int first, int last, MoveList *moves
             singles = x & ~neighbours
             x &= ~singles
             if singles:
-                count_groups(seen, 1, popcount(singles), min_size <= 1)
-                if spans != NULL:
-                    spans.singles[c] += popcount(singles)
-                    spans.all_singles += popcount(singles)
-                if min_size <= 1:
+                found += popcount(singles)
+                if seen != NULL:
+                    count_groups(seen, 1, popcount(singles))
+                if out != NULL:
                     while singles:
                         bit = singles & (~singles + 1)
-                        add_group(moves, t, c, c, &bit, 1)
+                        add_group(out, t, c, c, &bit, 1)
                         singles ^= bit
             while x:
                 flood(fruit, n, c, x & (~x + 1), group, &lo, &hi)
@@ -121,56 +123,337 @@ cdef void walk_columns(const Position *pos, int first, int last, MoveList *moves
                 for cc in range(lo, hi + 1):
                     size += popcount(group[cc])
                     visited[cc] |= group[cc]
-                count_groups(seen, size, 1, size >= min_size)
-                if spans != NULL:
-                    spans.size[spans.count] = size
-                    spans.lo[spans.count] = lo
-                    spans.hi[spans.count] = hi
-                    spans.count += 1
-                if size >= min_size:
-                    add_group(moves, t, lo, hi, &group[lo], size)
+                found += 1
+                if seen != NULL:
+                    count_groups(seen, size, 1)
+                if out != NULL:
+                    add_group(out, t, lo, hi, &group[lo], size)
                 for cc in range(lo, hi + 1):
                     group[cc] = 0
                 x &= ~visited[c]
+    return found
 
 
-cdef void walk_groups(const Position *pos, MoveList *moves, int min_size,
-                      GroupCensus *seen, GroupSpans *spans) noexcept nogil:
+cdef inline void band_of(const Group *move, int n, int *band_lo, int *band_hi) noexcept nogil:
+    """The columns a move can change groups in: its own and one on each side."""
+    band_lo[0] = move.lo - 1 if move.lo > 0 else 0
+    band_hi[0] = move.hi + 1 if move.hi + 1 < n else n - 1
+
+
+cdef void list_groups(const Position *pos, GroupList *out) noexcept nogil:
+    out.count = 0
+    out.mask_end = out.mask_start
+    walk_columns(pos, 0, pos.n - 1, out, NULL)
+
+
+cdef void list_child_groups(const GroupList *parent, const Group *move, const Position *child,
+                            GroupList *out) noexcept nogil:
+    cdef Group found[MAX_GROUPS]
+    cdef GroupList band
+    cdef Group g
+    cdef const Group *kept
+    cdef int i, j, k = 0, band_lo, band_hi
+    band_of(move, child.n, &band_lo, &band_hi)
+    band.groups = found
+    band.count = 0
+    band.pool = parent.pool
+    band.mask_start = band.mask_end = parent.mask_end
+    walk_columns(child, band_lo, band_hi, &band, NULL)
+    for i in range(1, band.count):      # insertion sort by rank: the walk nearly keeps it
+        g = found[i]
+        j = i
+        while j > 0 and found[j - 1].rank > g.rank:
+            found[j] = found[j - 1]
+            j -= 1
+        found[j] = g
+    j = 0
+    for i in range(parent.count):       # merge the groups the move left alone with the band's
+        kept = &parent.groups[i]
+        if kept.hi >= band_lo and kept.lo <= band_hi:
+            continue
+        while j < band.count and found[j].rank < kept.rank:
+            out.groups[k] = found[j]
+            k += 1
+            j += 1
+        out.groups[k] = kept[0]
+        k += 1
+    while j < band.count:
+        out.groups[k] = found[j]
+        k += 1
+        j += 1
+    out.count = k
+    out.pool = parent.pool
+    out.mask_start = parent.mask_end
+    out.mask_end = band.mask_end
+
+
+cdef void take_census(const GroupList *groups, int min_size, GroupCensus *seen) noexcept nogil:
+    cdef int i, size
     memset(seen, 0, sizeof(GroupCensus))
-    if spans != NULL:
-        spans.count = 0
-        spans.all_singles = 0
-        memset(spans.singles, 0, sizeof(spans.singles))
-    if moves == NULL:
-        min_size = MAX_GROUPS + 1
+    for i in range(groups.count):
+        size = groups.groups[i].size
+        count_groups(seen, size, 1)
+        if size < min_size:
+            seen.unlisted += 1
+            if size > seen.largest_unlisted:
+                seen.largest_unlisted = size
+
+
+cdef inline void keep_if_largest(GroupSummary *summary, const Group *g) noexcept nogil:
+    """Count a group of two or more fruit, and keep it if it is among the largest."""
+    cdef int j
+    summary.multi_count += 1
+    if summary.largest_count < SUMMARY_LARGEST:
+        j = summary.largest_count
+        summary.largest_count += 1
+    elif g.size > summary.largest[SUMMARY_LARGEST - 1].size:
+        j = SUMMARY_LARGEST - 1
     else:
-        moves.count = 0
-        moves.mask_count = 0
-    walk_columns(pos, 0, pos.n - 1, moves, min_size, seen, spans)
+        return
+    while j > 0 and summary.largest[j - 1].size < g.size:
+        summary.largest[j] = summary.largest[j - 1]
+        j -= 1
+    summary.largest[j] = g
 
 
-cdef void enumerate_groups(const Position *pos, MoveList *moves) noexcept nogil:
-    cdef GroupCensus seen
-    walk_groups(pos, moves, 1, &seen, NULL)
+cdef void summarize(const GroupList *groups, GroupSummary *summary) noexcept nogil:
+    cdef int i
+    cdef const Group *g
+    memset(summary, 0, sizeof(GroupSummary))
+    for i in range(groups.count):
+        g = &groups.groups[i]
+        if g.size == 1:
+            summary.singles[g.lo] += 1
+            summary.all_singles += 1
+        else:
+            keep_if_largest(summary, g)
+    summary.ready = 1
 
 
-cdef void child_census(const Position *child, const Group *move, const GroupSpans *parent,
+cdef void child_census(const Position *child, const Group *move, const GroupSummary *summary,
                        GroupCensus *seen) noexcept nogil:
-    # Gravity moves fruit only in the move's own columns, so a group with no fruit in them
-    # or beside them (in the move's band, one column wider on each side) stands unchanged
-    # after the move; every other group of the new position has fruit in the band, and is
-    # found by flood fills started there.
-    cdef int i, c, outside_singles
-    cdef int band_lo = move.lo - 1 if move.lo > 0 else 0
-    cdef int band_hi = move.hi + 1 if move.hi + 1 < child.n else child.n - 1
+    # Of the parent's groups away from the band only the two largest count, found among
+    # the largest few; when those are nearly all in the band (rare), the child is walked whole.
+    cdef int i, c, kept = 0, outside_singles, band_lo, band_hi
+    cdef const Group *g
+    band_of(move, child.n, &band_lo, &band_hi)
     memset(seen, 0, sizeof(GroupCensus))
-    for i in range(parent.count):
-        if parent.hi[i] < band_lo or parent.lo[i] > band_hi:
-            count_groups(seen, parent.size[i], 1, True)
+    for i in range(summary.largest_count):
+        g = summary.largest[i]
+        if g.hi < band_lo or g.lo > band_hi:
+            count_groups(seen, g.size, 1)
+            kept += 1
+            if kept == 2:
+                break
+    if kept < 2 and summary.largest_count < summary.multi_count:
+        memset(seen, 0, sizeof(GroupCensus))
+        walk_columns(child, 0, child.n - 1, NULL, seen)
+        return
     if seen.second < 1:
-        outside_singles = parent.all_singles
+        outside_singles = summary.all_singles
         for c in range(band_lo, band_hi + 1):
-            outside_singles -= parent.singles[c]
+            outside_singles -= summary.singles[c]
         if outside_singles:
-            count_groups(seen, 1, 2 if outside_singles > 1 else 1, True)
-    walk_columns(child, band_lo, band_hi, NULL, MAX_GROUPS + 1, seen, NULL)
+            count_groups(seen, 1, 2 if outside_singles > 1 else 1)
+    walk_columns(child, band_lo, band_hi, NULL, seen)
+
+
+cdef void count_columns(const GroupList *groups, int n, int min_size, ColumnCounts *counts) noexcept nogil:
+    """ColumnCounts of the groups of at least `min_size` fruit."""
+    cdef int32_t ending[MAX_N]
+    cdef int32_t starting[MAX_N]
+    cdef int i, c
+    memset(ending, 0, sizeof(ending))
+    memset(starting, 0, sizeof(starting))
+    for i in range(groups.count):
+        if groups.groups[i].size >= min_size:
+            ending[groups.groups[i].hi] += 1
+            starting[groups.groups[i].lo] += 1
+    counts.ends_before[0] = 0
+    for c in range(n):
+        counts.ends_before[c + 1] = counts.ends_before[c] + ending[c]
+    counts.starts_after[n - 1] = 0
+    for c in range(n - 1, 0, -1):
+        counts.starts_after[c - 1] = counts.starts_after[c] + starting[c]
+
+
+cdef void count_by_column(const GroupList *groups, int n, ColumnCounts *counts) noexcept nogil:
+    count_columns(groups, n, 1, counts)
+
+
+cdef void index_children(const GroupList *groups, int n, ParentIndex *index) noexcept nogil:
+    # a counting sort: sizes are small integers
+    cdef int32_t *at_size = index.at_least
+    cdef int i, size, largest = 0, place = 0
+    for i in range(groups.count):
+        if groups.groups[i].size > largest:
+            largest = groups.groups[i].size
+    memset(at_size, 0, (largest + 2) * sizeof(int32_t))
+    for i in range(groups.count):
+        at_size[groups.groups[i].size] += 1
+    for size in range(largest, 0, -1):      # at_size[size] becomes where that size starts
+        at_size[size], place = place, place + at_size[size]
+    for i in range(groups.count):           # each size's start moves on to the next size's:
+        size = groups.groups[i].size        # at_size[s] ends as the count of groups >= s
+        index.by_size[at_size[size]] = &groups.groups[i]
+        at_size[size] += 1
+    index.largest_size = largest
+    memset(index.by_key, 0xFF, sizeof(index.by_key))
+    for i in range(groups.count):
+        index.by_key[groups.groups[i].key] = i
+    count_columns(groups, n, 1, &index.all)
+    count_columns(groups, n, 2, &index.multi)
+    summarize(groups, &index.summary)
+    index.ready = 1
+
+
+cdef inline bint in_band(const Group *g, int band_lo, int band_hi) noexcept nogil:
+    return g.hi >= band_lo and g.lo <= band_hi
+
+
+cdef inline int groups_from_size(const ParentIndex *index, int size) noexcept nogil:
+    """How many of the index's groups have at least `size` fruit."""
+    return index.at_least[size if size <= index.largest_size + 1 else index.largest_size + 1]
+
+
+cdef void frontier_view(const GroupList *parent, const ParentIndex *index, const Group *move,
+                        const Position *child, int min_size, GroupList *band, FrontierView *view,
+                        GroupCensus *seen, GroupSummary *summary) noexcept nogil:
+    # The child's groups are the parent's away from the band and the band's. Of the kept
+    # ones only short stretches of the parent's, largest first, are read: the largest few
+    # for the summary, and the largest two below min_size; the rest are counts.
+    cdef int i, c, kept = 0
+    cdef const Group *g
+    view.parent = parent
+    view.index = index
+    view.band = band
+    view.min_size = min_size
+    band_of(move, child.n, &view.band_lo, &view.band_hi)
+    band.count = 0
+    band.pool = parent.pool
+    band.mask_start = band.mask_end = parent.mask_end
+    walk_columns(child, view.band_lo, view.band_hi, band, NULL)
+    memcpy(summary, &index.summary, sizeof(GroupSummary))
+    summary.multi_count = index.multi.ends_before[view.band_lo] + index.multi.starts_after[view.band_hi]
+    summary.largest_count = 0
+    for c in range(view.band_lo, view.band_hi + 1):
+        summary.all_singles -= summary.singles[c]
+        summary.singles[c] = 0
+    for i in range(parent.count):
+        g = index.by_size[i]
+        if g.size == 1 or summary.largest_count == SUMMARY_LARGEST:
+            break
+        if not in_band(g, view.band_lo, view.band_hi):
+            summary.largest[summary.largest_count] = g
+            summary.largest_count += 1
+    memset(seen, 0, sizeof(GroupCensus))
+    for i in range(groups_from_size(index, min_size), parent.count):
+        g = index.by_size[i]
+        if not in_band(g, view.band_lo, view.band_hi):
+            if kept == 0:
+                seen.largest_unlisted = g.size
+            kept += 1
+            if kept == 2:
+                break
+    seen.unlisted = kept
+    for i in range(band.count):
+        g = &band.groups[i]
+        if g.size < min_size:
+            seen.unlisted += 1
+            if g.size > seen.largest_unlisted:
+                seen.largest_unlisted = g.size
+        if g.size == 1:
+            summary.singles[g.lo] += 1
+            summary.all_singles += 1
+        else:
+            keep_if_largest(summary, g)
+    if seen.unlisted > 2:
+        seen.unlisted = 2
+    summary.ready = 1
+
+
+cdef inline void sort_by_rank(const Group **groups, int count) noexcept nogil:
+    """Insertion sort: for few groups, or groups nearly in rank order already."""
+    cdef int i, j
+    cdef const Group *g
+    for i in range(1, count):
+        g = groups[i]
+        j = i
+        while j > 0 and groups[j - 1].rank > g.rank:
+            groups[j] = groups[j - 1]
+            j -= 1
+        groups[j] = g
+
+
+cdef int largest_moves(const FrontierView *view, const Group **out) noexcept nogil:
+    cdef int i, count = 0
+    cdef const Group *g
+    for i in range(groups_from_size(view.index, view.min_size)):
+        g = view.index.by_size[i]
+        if in_band(g, view.band_lo, view.band_hi):
+            continue
+        if count and g.size < out[0].size:
+            break
+        out[count] = g
+        count += 1
+    for i in range(view.band.count):
+        g = &view.band.groups[i]
+        if g.size < view.min_size or (count and g.size < out[0].size):
+            continue
+        if count and g.size > out[0].size:
+            count = 0
+        out[count] = g
+        count += 1
+    sort_by_rank(out, count)
+    return count
+
+
+cdef const Group *move_with_key(const FrontierView *view, int key) noexcept nogil:
+    cdef int i, at
+    cdef const Group *g
+    for i in range(view.band.count):
+        if view.band.groups[i].key == key:
+            g = &view.band.groups[i]
+            return g if g.size >= view.min_size else NULL
+    at = view.index.by_key[key]
+    if at < 0:
+        return NULL
+    g = &view.parent.groups[at]
+    if in_band(g, view.band_lo, view.band_hi) or g.size < view.min_size:
+        return NULL
+    return g
+
+
+cdef int all_moves(const FrontierView *view, const Group **out) noexcept nogil:
+    """A merge of the parent's kept groups with the band's, both in rank order."""
+    cdef const Group *found[MAX_GROUPS]
+    cdef int i, j = 0, count = 0, found_count = 0
+    cdef const Group *g
+    for i in range(view.band.count):
+        if view.band.groups[i].size >= view.min_size:
+            found[found_count] = &view.band.groups[i]
+            found_count += 1
+    sort_by_rank(found, found_count)
+    for i in range(view.parent.count):
+        g = &view.parent.groups[i]
+        if g.size < view.min_size or in_band(g, view.band_lo, view.band_hi):
+            continue
+        while j < found_count and found[j].rank < g.rank:
+            out[count] = found[j]
+            count += 1
+            j += 1
+        out[count] = g
+        count += 1
+    while j < found_count:
+        out[count] = found[j]
+        count += 1
+        j += 1
+    return count
+
+
+cdef int32_t count_child_groups(const Position *child, const Group *move,
+                                const ColumnCounts *parent) noexcept nogil:
+    cdef int band_lo, band_hi
+    band_of(move, child.n, &band_lo, &band_hi)
+    return (parent.ends_before[band_lo] + parent.starts_after[band_hi]
+            + walk_columns(child, band_lo, band_hi, NULL, NULL))

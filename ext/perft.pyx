@@ -1,28 +1,56 @@
 # Perft unit (contract: perft.pxd): the move tree's leaf count, the core's check against
-# the rules and its speed yardstick.
+# the rules and its speed yardstick. Each position's groups are built from its parent's,
+# the last ply only counts them, and nothing is hashed.
 from libc.stdlib cimport free, malloc
 
 
-cdef int64_t perft_with(const Position *pos, int depth, MoveList *stack) noexcept nogil:
+cdef int64_t perft_below(const Position *pos, int depth, GroupList *lists) noexcept nogil:
+    """Leaves under `pos`, whose groups lists[0] holds; depth >= 1."""
     cdef Position child
+    cdef ColumnCounts counts
+    cdef const Group *g
     cdef int64_t leaves = 0
     cdef int i
-    if depth == 0 or pos.fruit == 0:
-        return 1
-    enumerate_groups(pos, stack)
     if depth == 1:
-        return stack.count
-    for i in range(stack.count):
-        play_group(&child, pos, &stack.groups[i], &stack.masks[stack.groups[i].first_mask])
-        leaves += perft_with(&child, depth - 1, stack + 1)
+        return lists.count
+    if depth == 2:
+        count_by_column(lists, pos.n, &counts)
+    for i in range(lists.count):
+        g = &lists.groups[i]
+        play_group_unhashed(&child, pos, g, group_masks(lists, g))
+        if child.fruit == 0:
+            leaves += 1
+        elif depth == 2:
+            leaves += count_child_groups(&child, g, &counts)
+        else:
+            list_child_groups(lists, g, &child, lists + 1)
+            leaves += perft_below(&child, depth - 1, lists + 1)
     return leaves
 
 
 cdef int64_t perft(const Position *pos, int depth) noexcept nogil:
-    cdef MoveList *stack = <MoveList *> malloc((depth + 1) * sizeof(MoveList))
+    cdef int plies = depth - 1 if depth > 1 else 1    # the last ply needs no list
+    cdef int room = pos.fruit if pos.fruit > 0 else 1
+    cdef GroupList *lists
+    cdef Group *groups
+    cdef uint32_t *pool
     cdef int64_t leaves
-    if stack == NULL:
-        return -1
-    leaves = perft_with(pos, depth, stack)
-    free(stack)
+    cdef int p
+    if depth == 0 or pos.fruit == 0:
+        return 1
+    lists = <GroupList *> malloc(plies * sizeof(GroupList))
+    groups = <Group *> malloc(plies * room * sizeof(Group))
+    pool = <uint32_t *> malloc(plies * room * sizeof(uint32_t))
+    if lists == NULL or groups == NULL or pool == NULL:
+        leaves = -1
+    else:
+        for p in range(plies):
+            lists[p].groups = groups + p * room
+            lists[p].pool = pool
+        lists[0].mask_start = 0
+        list_groups(pos, lists)
+        leaves = perft_below(pos, depth, lists)
+    free(lists)
+    free(groups)
+    free(pool)
     return leaves

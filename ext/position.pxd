@@ -8,3 +8,6 @@ cdef uint64_t hash_from_scratch(const Position *pos) noexcept nogil
 # applied, the hash updated; returns the points.
 cdef int32_t play_group(Position *child, const Position *pos, const Group *group,
                         const uint32_t *masks) noexcept nogil
+# The same without the hash, where no table is probed: child.hash is left stale.
+cdef int32_t play_group_unhashed(Position *child, const Position *pos, const Group *group,
+                                 const uint32_t *masks) noexcept nogil

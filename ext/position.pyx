@@ -56,8 +56,8 @@ cdef inline uint32_t squeeze_out(uint32_t bits, uint32_t removed) noexcept nogil
     return bits
 
 
-cdef int32_t play_group(Position *child, const Position *pos, const Group *group,
-                        const uint32_t *masks) noexcept nogil:
+cdef inline int32_t apply_group(Position *child, const Position *pos, const Group *group,
+                               const uint32_t *masks, bint rehash) noexcept nogil:
     cdef int t, c, low
     cdef uint32_t removed, before, after
     cdef uint64_t h
@@ -74,7 +74,18 @@ cdef int32_t play_group(Position *child, const Position *pos, const Group *group
                 continue
             after = squeeze_out(before, removed >> low)
             child.plane[t][c] = (pos.plane[t][c] & ((1u << low) - 1)) | (after << low)
-            h ^= hash_bits(t, c, before << low) ^ hash_bits(t, c, after << low)
+            if rehash:
+                h ^= hash_bits(t, c, before << low) ^ hash_bits(t, c, after << low)
     child.hash = h
     child.fruit = pos.fruit - group.size
     return <int32_t>group.size * group.size
+
+
+cdef int32_t play_group(Position *child, const Position *pos, const Group *group,
+                        const uint32_t *masks) noexcept nogil:
+    return apply_group(child, pos, group, masks, True)
+
+
+cdef int32_t play_group_unhashed(Position *child, const Position *pos, const Group *group,
+                                 const uint32_t *masks) noexcept nogil:
+    return apply_group(child, pos, group, masks, False)

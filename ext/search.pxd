@@ -1,9 +1,9 @@
 # Contract of the search unit (search.pyx; needs the other contracts before it): alpha-beta
 # negamax of one depth over the score difference, with its move ordering, late move
 # reduction and the frontier's pruning, and the buffers and statistics of one search.
-from libc.stdint cimport int32_t, int64_t, uint16_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
-from core_types cimport MAX_GROUPS, MAX_N, Group, MoveList, Position
+from core_types cimport MAX_N, Group, GroupList, Position
 
 cdef enum:
     INFINITE = 1000000          # above any reachable margin (26 * 26) ** 2
@@ -29,12 +29,20 @@ ctypedef struct MoveOrdering:
     int32_t history[MAX_N * 32] # by Group.key: depth^2 summed over the cutoffs it caused
 
 ctypedef struct PlyBuffers:
-    # One of each per ply, grown by reserve_plies and kept across iterations.
+    # One of each per ply, grown by reserve_plies and kept across iterations; the lists
+    # have room for the root's fruit (no position below it has more groups).
     int plies
-    MoveList *moves
-    int32_t (*scores)[MAX_GROUPS]
-    GroupSpans *spans           # the node's groups, when the evaluation reads them
-    Group **played              # the move being searched (a group in the ply's move list)
+    int room                    # groups per ply: the root's fruit
+    GroupList *lists            # the node's groups, built from the ply above's (one ply
+                                # above the horizon: only the band's, see frontier_view)
+    Group *groups               # their storage, `room` per ply
+    uint32_t *pool              # the masks of all plies' lists, `room` per ply
+    const Group **order         # per ply: the moves in the order they are tried
+    int32_t *scores             # per ply: the ordering scores, aligned with `order`
+    GroupSummary *summaries     # per ply: of the node's groups, for its children's evaluation
+    ParentIndex *indexes        # per ply: of the node's list, for children above the horizon
+    const Group **by_size       # the indexes' storage, `room` per ply
+    const Group **played        # per ply: the move being searched
 
 ctypedef struct SearchStats:
     int64_t nodes
@@ -60,8 +68,9 @@ ctypedef struct SearchState:
     SearchClock clock
     RootProgress root
 
-# Room for `plies` plies of buffers; False when the memory is not there (nothing is lost).
-cdef bint reserve_plies(PlyBuffers *buffers, int plies) noexcept nogil
+# Room for `plies` plies of buffers with `room` groups each (the root's fruit, the same on
+# every call); False when the memory is not there (nothing is lost).
+cdef bint reserve_plies(PlyBuffers *buffers, int plies, int room) noexcept nogil
 cdef void free_plies(PlyBuffers *buffers) noexcept nogil
 # Zero the statistics and the root's progress, set the deadline: before each search.
 cdef void start_search(SearchState *s, double deadline) noexcept nogil

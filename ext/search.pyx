@@ -9,6 +9,8 @@ from libc.stdlib cimport free, realloc
 from libc.string cimport memset
 from posix.time cimport CLOCK_PROCESS_CPUTIME_ID, clock_gettime, timespec
 
+from core_types cimport MAX_GROUPS
+
 cdef enum:
     CLOCK_POLL_NODES = 256       # ~1 ms of search on the largest boards
 
@@ -17,34 +19,47 @@ cdef enum:
 cdef uint64_t MODELLED_SIDE_KEY = 0x9E3779B97F4A7C15ULL
 
 
-cdef bint reserve_plies(PlyBuffers *buffers, int plies) noexcept nogil:
-    cdef void *grown
+cdef bint grow(void **block, size_t size) noexcept nogil:
+    cdef void *grown = realloc(block[0], size)
+    if grown == NULL:
+        return False
+    block[0] = grown
+    return True
+
+
+cdef bint reserve_plies(PlyBuffers *buffers, int plies, int room) noexcept nogil:
+    cdef int p
     if plies <= buffers.plies:
         return True
-    grown = realloc(buffers.moves, plies * sizeof(MoveList))
-    if grown == NULL:
+    if not (grow(<void **> &buffers.lists, plies * sizeof(GroupList))
+            and grow(<void **> &buffers.groups, plies * room * sizeof(Group))
+            and grow(<void **> &buffers.pool, plies * room * sizeof(uint32_t))
+            and grow(<void **> &buffers.order, plies * room * sizeof(Group *))
+            and grow(<void **> &buffers.scores, plies * room * sizeof(int32_t))
+            and grow(<void **> &buffers.summaries, plies * sizeof(GroupSummary))
+            and grow(<void **> &buffers.indexes, plies * sizeof(ParentIndex))
+            and grow(<void **> &buffers.by_size, plies * room * sizeof(Group *))
+            and grow(<void **> &buffers.played, plies * sizeof(Group *))):
         return False
-    buffers.moves = <MoveList *> grown
-    grown = realloc(buffers.scores, plies * sizeof(int32_t[MAX_GROUPS]))
-    if grown == NULL:
-        return False
-    buffers.scores = <int32_t (*)[MAX_GROUPS]> grown
-    grown = realloc(buffers.spans, plies * sizeof(GroupSpans))
-    if grown == NULL:
-        return False
-    buffers.spans = <GroupSpans *> grown
-    grown = realloc(buffers.played, plies * sizeof(Group *))
-    if grown == NULL:
-        return False
-    buffers.played = <Group **> grown
+    for p in range(plies):      # the blocks may have moved
+        buffers.lists[p].groups = buffers.groups + p * room
+        buffers.lists[p].pool = buffers.pool
+        buffers.indexes[p].by_size = buffers.by_size + p * room
+    buffers.lists[0].mask_start = 0
     buffers.plies = plies
+    buffers.room = room
     return True
 
 
 cdef void free_plies(PlyBuffers *buffers) noexcept nogil:
-    free(buffers.moves)
+    free(buffers.lists)
+    free(buffers.groups)
+    free(buffers.pool)
+    free(buffers.order)
     free(buffers.scores)
-    free(buffers.spans)
+    free(buffers.summaries)
+    free(buffers.indexes)
+    free(buffers.by_size)
     free(buffers.played)
     memset(buffers, 0, sizeof(PlyBuffers))
 
@@ -76,68 +91,75 @@ cdef inline bint enter_node(SearchState *s) noexcept nogil:
     return s.clock.stop
 
 
-cdef inline GroupSpans *spans_to_fill(SearchState *s, int ply) noexcept nogil:
-    """Where a node's walk records its groups: only when the evaluation reads them."""
-    return &s.buffers.spans[ply] if needs_parent_spans(s.config.eval_kind) else NULL
-
-
 cdef inline int32_t evaluate_child(SearchState *s, const Position *child, int parent_ply) noexcept nogil:
     """The evaluation of `child`, the position the move s.buffers.played[parent_ply] leaves."""
-    return evaluate(s.config.eval_kind, child, s.buffers.played[parent_ply],
-                    &s.buffers.spans[parent_ply], &s.buffers.moves[parent_ply + 1])
+    cdef GroupSummary *summary = &s.buffers.summaries[parent_ply]
+    cdef GroupList *parent = &s.buffers.lists[parent_ply]
+    if needs_summary(s.config.eval_kind) and not summary.ready:
+        summarize(parent, summary)
+    return evaluate(s.config.eval_kind, child, s.buffers.played[parent_ply], parent, summary,
+                    &s.buffers.lists[parent_ply + 1])
 
 # ---------------------------------------------------------------- move ordering
 
 
-cdef void score_moves(const MoveOrdering *ordering, const MoveList *moves, int32_t *scores,
-                      uint16_t tt_move) noexcept nogil:
+cdef inline int32_t capped_history(const MoveOrdering *ordering, int key) noexcept nogil:
+    """A move's history score, below the step between two group sizes' scores."""
+    return ordering.history[key] if ordering.history[key] < 1023 else 1023
+
+
+cdef void score_moves(const MoveOrdering *ordering, const Group **order, int count,
+                      int32_t *scores, uint16_t tt_move) noexcept nogil:
     cdef int i
     cdef const Group *g
-    for i in range(moves.count):
-        g = &moves.groups[i]
+    for i in range(count):
+        g = order[i]
         scores[i] = 0
         if ordering.flags & ORDER_SIZE:
             scores[i] = <int32_t>g.size * g.size * 1024
         if ordering.flags & ORDER_HISTORY:
-            scores[i] += ordering.history[g.key] if ordering.history[g.key] < 1023 else 1023
+            scores[i] += capped_history(ordering, g.key)
         if ordering.flags & ORDER_TT and g.key == tt_move:
             scores[i] = INFINITE * 1024
 
 
-cdef inline void pick_next(MoveList *moves, int32_t *scores, int i) noexcept nogil:
-    """Selection sort one step: bring the best-scored remaining move to index i. Lazy, so
+cdef inline void pick_next(const Group **order, int32_t *scores, int count, int i) noexcept nogil:
+    """Selection sort one step: bring the best-scored remaining move to place i. Lazy, so
     a cutoff after a few moves does not pay for sorting all of them."""
     cdef int j, best = i
-    cdef Group tmp
+    cdef const Group *tmp
     cdef int32_t tmp_score
-    for j in range(i + 1, moves.count):
+    for j in range(i + 1, count):
         if scores[j] > scores[best]:
             best = j
     if best != i:
-        tmp = moves.groups[i]
-        moves.groups[i] = moves.groups[best]
-        moves.groups[best] = tmp
+        tmp = order[i]
+        order[i] = order[best]
+        order[best] = tmp
         tmp_score = scores[i]
         scores[i] = scores[best]
         scores[best] = tmp_score
 
-# ---------------------------------------------------------------- move generation
+# ---------------------------------------------------------------- move choice
+#
+# One ply above the horizon a move is worth its points minus the evaluation of the position
+# it leaves, and every evaluation is >= 0 (the opponent moves first in it), so a group of
+# size k with k * k <= alpha cannot raise alpha: it is not even tried. The best of the
+# dropped moves' upper bounds is a fail-soft bound for the node.
 
 
-cdef int32_t frontier_moves(SearchState *s, const Position *pos, MoveList *moves,
-                            int32_t alpha, int ply) noexcept nogil:
-    """The moves of a node one ply above the horizon that can raise alpha. There a move
-    is worth its points minus the evaluation of the position it leaves, and every
-    evaluation is >= 0 (the opponent moves first in it), so a group of size k with
-    k * k <= alpha cannot: it is not even listed. Returns the best of the dropped moves'
-    upper bounds (-INFINITE if none was dropped), a fail-soft bound for the node."""
-    cdef GroupCensus seen
+cdef inline int frontier_min_size(int32_t alpha) noexcept nogil:
+    """The smallest group that can raise alpha one ply above the horizon."""
     cdef int min_size = 1
     if alpha >= 1:
         min_size = <int>sqrt(alpha)
         while min_size * min_size <= alpha:
             min_size += 1
-    walk_groups(pos, moves, min_size, &seen, spans_to_fill(s, ply))
+    return min_size
+
+
+cdef inline int32_t dropped_bound(SearchState *s, const Position *pos, const GroupCensus *seen) noexcept nogil:
+    """The upper bound of the dropped moves (-INFINITE if none was dropped)."""
     if seen.unlisted == 0:
         return -INFINITE
     if seen.unlisted > 1 or seen.largest_unlisted < pos.fruit:
@@ -145,14 +167,36 @@ cdef int32_t frontier_moves(SearchState *s, const Position *pos, MoveList *moves
     return seen.largest_unlisted * seen.largest_unlisted
 
 
-cdef void keep_largest(MoveList *moves, int size) noexcept nogil:
-    """Drop every group smaller than `size` from the list (a greedy player's choices)."""
-    cdef int i, kept = 0
-    for i in range(moves.count):
-        if moves.groups[i].size == size:
-            moves.groups[kept] = moves.groups[i]
-            kept += 1
-    moves.count = kept
+cdef int groups_of_size(const GroupList *groups, int min_size, int max_size, const Group **order) noexcept nogil:
+    """Into `order`, the groups of min_size..max_size fruit; returns how many."""
+    cdef int i, count = 0
+    for i in range(groups.count):
+        if min_size <= groups.groups[i].size <= max_size:
+            order[count] = &groups.groups[i]
+            count += 1
+    return count
+
+cdef const Group *first_frontier_move(const MoveOrdering *ordering, const FrontierView *view,
+                                      uint16_t tt_move, const Group **scratch) noexcept nogil:
+    """The move the ordering tries first (scoring by size) among the view's, without
+    listing them all: the table's move, else of the largest ones the first in rank order
+    with the most history; NULL when there is none."""
+    cdef const Group *g
+    cdef const Group *best
+    cdef int i, count
+    if ordering.flags & ORDER_TT and tt_move != NO_MOVE:
+        g = move_with_key(view, tt_move)
+        if g != NULL:
+            return g
+    count = largest_moves(view, scratch)
+    if count == 0:
+        return NULL
+    best = scratch[0]
+    if ordering.flags & ORDER_HISTORY:
+        for i in range(1, count):
+            if capped_history(ordering, scratch[i].key) > capped_history(ordering, best.key):
+                best = scratch[i]
+    return best
 
 # ---------------------------------------------------------------- negamax
 
@@ -160,11 +204,15 @@ cdef void keep_largest(MoveList *moves, int size) noexcept nogil:
 cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alpha, int32_t beta,
                      int ply) noexcept nogil:
     cdef TTEntry *entry = NULL
-    cdef MoveList *moves
+    cdef GroupList *groups
+    cdef ParentIndex *index
+    cdef const Group **order
     cdef int32_t *scores
     cdef Position child
-    cdef Group *g
-    cdef int i, bound, reduce
+    cdef const Group *g
+    cdef int i, bound, reduce, count
+    cdef bint lazy = False
+    cdef FrontierView view
     cdef int32_t best = -INFINITE, value, points, alpha_in = alpha
     cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
     cdef int64_t horizon_before = s.stats.horizon_hits
@@ -192,67 +240,104 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
                     s.stats.horizon_hits += 1
                 return entry.value
 
-    moves = &s.buffers.moves[ply]
-    scores = s.buffers.scores[ply]
-    if frontier:
-        best = frontier_moves(s, pos, moves, alpha, ply)
+    groups = &s.buffers.lists[ply]
+    order = s.buffers.order + ply * s.buffers.room
+    scores = s.buffers.scores + ply * s.buffers.room
+    s.buffers.indexes[ply].ready = 0
+    if frontier and ply > 0 and not needs_parent_list(s.config.eval_kind):
+        # Read from the parent's list, not listed: the children are evaluated from the
+        # summary. The first move is found alone, for it mostly settles the node.
+        index = &s.buffers.indexes[ply - 1]
+        if not index.ready:
+            index_children(&s.buffers.lists[ply - 1], pos.n, index)
+        frontier_view(&s.buffers.lists[ply - 1], index, s.buffers.played[ply - 1], pos,
+                      frontier_min_size(alpha), groups, &view, &census, &s.buffers.summaries[ply])
+        best = dropped_bound(s, pos, &census)
+        if s.ordering.flags & ORDER_SIZE:
+            order[0] = first_frontier_move(&s.ordering, &view, tt_move, order)
+            count = order[0] != NULL
+            lazy = count == 1
+        else:
+            count = all_moves(&view, order)
     else:
-        walk_groups(pos, moves, 1, &census, spans_to_fill(s, ply))
-        if modelled:
-            keep_largest(moves, census.first)
+        if ply == 0:
+            list_groups(pos, groups)
+        else:
+            list_child_groups(&s.buffers.lists[ply - 1], s.buffers.played[ply - 1], pos, groups)
+        s.buffers.summaries[ply].ready = 0
+        if frontier:
+            take_census(groups, frontier_min_size(alpha), &census)
+            count = groups_of_size(groups, frontier_min_size(alpha), MAX_GROUPS, order)
+            best = dropped_bound(s, pos, &census)
+        elif modelled:
+            take_census(groups, 1, &census)
+            count = groups_of_size(groups, census.first, census.first, order)
+        else:
+            count = groups_of_size(groups, 1, MAX_GROUPS, order)
     if ply == 0:
         tt_move = s.root.move if s.root.move != NO_MOVE else tt_move
-    score_moves(&s.ordering, moves, scores, tt_move)
-    for i in range(moves.count):
-        pick_next(moves, scores, i)
-        g = &moves.groups[i]
+    if not lazy:
+        score_moves(&s.ordering, order, count, scores, tt_move)
+    i = 0
+    while i < count:
+        if not lazy:
+            pick_next(order, scores, count, i)
+        g = order[i]
         if frontier and <int32_t>g.size * g.size <= alpha:
-            # alpha rose to best since frontier_moves: this move cannot raise it either
+            # alpha rose to best since the moves were chosen: this one cannot raise it either
             if g.size < pos.fruit:
                 s.stats.horizon_hits += 1
-            continue
-        points = play_group(&child, pos, g, &moves.masks[g.first_mask])
-        s.buffers.played[ply] = g
-        if frontier:
-            # the child is a horizon node, whose value does not depend on the window:
-            # evaluate it once rather than in a null window and again in the full one
-            value = points
-            if child.fruit:
-                if enter_node(s):
-                    return 0
-                s.stats.horizon_hits += 1
-                value -= evaluate_child(s, &child, ply)
-        elif not s.config.alpha_beta:
-            value = points - negamax(s, &child, depth - 1, -INFINITE, INFINITE, ply + 1)
-        elif i == 0:
-            value = points - negamax(s, &child, depth - 1, points - beta, points - alpha, ply + 1)
         else:
-            # Late move reduction: a move ordered late (a small group) is first searched
-            # shallower, and again at full depth only if it beats alpha there. Never where
-            # the full depth would reach the end of the game, so exact solving stays exact.
-            reduce = 0
-            if s.config.reduction and i >= s.config.full_moves and depth >= 3 and depth - 1 < child.fruit:
-                reduce = s.config.reduction if s.config.reduction < depth - 1 else depth - 1
-            value = points - negamax(s, &child, depth - 1 - reduce, points - alpha - 1, points - alpha, ply + 1)
-            if reduce and value > alpha and not s.clock.stop:
-                value = points - negamax(s, &child, depth - 1, points - alpha - 1, points - alpha, ply + 1)
-            if alpha < value < beta:
+            points = play_group(&child, pos, g, group_masks(groups, g))
+            s.buffers.played[ply] = g
+            if frontier:
+                # the child is a horizon node, whose value does not depend on the window:
+                # evaluate it once rather than in a null window and again in the full one
+                value = points
+                if child.fruit:
+                    if enter_node(s):
+                        return 0
+                    s.stats.horizon_hits += 1
+                    value -= evaluate_child(s, &child, ply)
+            elif not s.config.alpha_beta:
+                value = points - negamax(s, &child, depth - 1, -INFINITE, INFINITE, ply + 1)
+            elif i == 0:
                 value = points - negamax(s, &child, depth - 1, points - beta, points - alpha, ply + 1)
-        if s.clock.stop:
-            return 0
-        if value > best:
-            best = value
-            best_move = g.key
+            else:
+                # Late move reduction: a move ordered late (a small group) is first searched
+                # shallower, and again at full depth only if it beats alpha there. Never where
+                # the full depth would reach the end of the game, so exact solving stays exact.
+                reduce = 0
+                if s.config.reduction and i >= s.config.full_moves and depth >= 3 and depth - 1 < child.fruit:
+                    reduce = s.config.reduction if s.config.reduction < depth - 1 else depth - 1
+                value = points - negamax(s, &child, depth - 1 - reduce, points - alpha - 1, points - alpha, ply + 1)
+                if reduce and value > alpha and not s.clock.stop:
+                    value = points - negamax(s, &child, depth - 1, points - alpha - 1, points - alpha, ply + 1)
+                if alpha < value < beta:
+                    value = points - negamax(s, &child, depth - 1, points - beta, points - alpha, ply + 1)
+            if s.clock.stop:
+                return 0
+            if value > best:
+                best = value
+                best_move = g.key
+                if ply == 0:
+                    s.root.move = best_move
+                    s.root.value = best
+                if value > alpha:
+                    alpha = value
+                    if s.config.alpha_beta and alpha >= beta:
+                        s.ordering.history[g.key] += depth * depth
+                        break
             if ply == 0:
-                s.root.move = best_move
-                s.root.value = best
-            if value > alpha:
-                alpha = value
-                if s.config.alpha_beta and alpha >= beta:
-                    s.ordering.history[g.key] += depth * depth
-                    break
-        if ply == 0:
-            s.root.moves_done += 1
+                s.root.moves_done += 1
+        i += 1
+        if lazy:
+            # The first move did not settle the node: all of them now, in the order the
+            # selection gives them, with the first already in its place.
+            lazy = False
+            count = all_moves(&view, order)
+            score_moves(&s.ordering, order, count, scores, tt_move)
+            pick_next(order, scores, count, 0)
 
     if entry != NULL:
         bound = BOUND_UPPER if best <= alpha_in else (BOUND_LOWER if best >= beta else BOUND_EXACT)
