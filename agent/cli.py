@@ -56,7 +56,7 @@ def _add_perft(sub) -> None:
                        description="Print the number of leaves at each depth 1..DEPTH and the "
                                    "speed, for the position in FILE (input.txt format).")
     p.add_argument("file", metavar="FILE", help="a position in input.txt format")
-    p.add_argument("depth", metavar="DEPTH", type=_positive_int, help="deepest depth to count")
+    p.add_argument("depth", metavar="DEPTH", type=_positive_int, help="deepest depth to count, >= 1")
     p.add_argument("--reference", action="store_true",
                    help="count with the pure-Python reference rules instead of the core (slow)")
     p.set_defaults(handler="agent.perft_command")
@@ -94,11 +94,11 @@ def _add_match(sub) -> None:
                                                   "py:module:factory or a shell command")
     p.add_argument("agent_b", metavar="B", help="the second agent, named the same ways")
     p.add_argument("--games", type=_positive_int, default=None,
-                   help="number of games (default: 10; with --sprt or --sprt-margin, at most 2000)")
+                   help="number of games, >= 1 (default: 10; with --sprt or --sprt-margin, at most 2000)")
     _add_game_options(p)
     p.add_argument("--time-b", type=_clock_seconds, default=None, metavar="TIME",
-                   help="B's clock, for a time-odds match (default: --time); e.g. ours against "
-                        "ours with twice the time shows what doubling the clock is worth")
+                   help="B's clock, for a time-odds match, above 0 and up to 1e6 (default: --time); "
+                        "e.g. ours against ours with twice the time shows what doubling the clock is worth")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--out", default=None,
                      help="write one JSON line per game to this file (replacing what it held)")
@@ -126,14 +126,16 @@ def _add_game_options(p) -> None:
     p.add_argument("--size", type=_board_size, default=10, help="board side n, 1..26 (default: 10)")
     p.add_argument("--types", type=_fruit_types, default=4, help="fruit types p, 1..9 (default: 4)")
     p.add_argument("--time", type=_clock_seconds, default=300.0,
-                   help="CPU seconds per player per game (default: 300)")
+                   help="CPU seconds per player per game, above 0 and up to 1e6 (default: 300)")
     p.add_argument("--seed", type=int, default=None, help="seed for the boards, at most 18 digits (default: random)")
-    p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel (default: 1)")
+    p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel, >= 1; more than the CPUs here "
+                        "gets a warning (default: 1)")
     p.add_argument("--paired", action="store_true",
                    help="play every board twice, each agent moving first once, and report "
                         "pairs won on total score (--games must be even)")
     p.add_argument("--grace", type=_clock_seconds, default=10.0,
-                   help="kill a move still running this many seconds after its time ran out (default: 10)")
+                   help="kill a move still running this many seconds after its time ran out, above 0 "
+                        "and up to 1e6 (default: 10)")
     p.add_argument("--positions", default=None, metavar="FILE",
                    help="start the games from these boards, in turn, instead of random ones: a file "
                         "of positions in input.txt format, one after another, or a folder of "
@@ -142,6 +144,10 @@ def _add_game_options(p) -> None:
                    help="play the built-in agents (ours, greedy, random, minimax3) inside a worker "
                         "process, charged the CPU their moves use, instead of a fresh process per "
                         "move: no start-up is charged, and games run faster")
+    p.add_argument("--isolate", action="store_true",
+                   help="run each side's programs as an unprivileged user of its own (root only), "
+                        "so that neither can reach the other's folder or processes; the programs "
+                        "must then be readable by any user")
     p.add_argument("--cluster", default=None, metavar="tcp://HOST:PORT",
                    help="play the games on the workers of this Dask cluster (pip install "
                         "'.[cluster]'; see docs/cluster.md) instead of --jobs local processes")
@@ -156,7 +162,7 @@ def _add_tournament(sub) -> None:
     p.add_argument("--gauntlet", action="store_true",
                    help="only the first agent against each of the others")
     p.add_argument("--games", type=_positive_int, default=10,
-                   help="games of each pairing (default: 10)")
+                   help="games of each pairing, >= 1 (default: 10)")
     _add_game_options(p)
     p.add_argument("--out", default=None, help="write one JSON line per game of every pairing to this file")
     p.set_defaults(handler="agent.arena.tournament_command")
@@ -179,10 +185,19 @@ def _add_tune(sub) -> None:
                    help="the chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)")
     p.add_argument("--beta", type=_number(float, 0, 0.5, above_low=True), default=0.05,
                    help="the chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)")
-    p.add_argument("--games", type=_positive_int, default=2000, help="games at most, even (default: 2000)")
+    p.add_argument("--games", type=_positive_int, default=2000, help="games at most, an even number >= 2 (default: 2000)")
     p.add_argument("--verdict", default=None, metavar="F.json", help="write the verdict and its figures here")
     _add_game_options(p)
     p.set_defaults(handler="agent.arena.tune_command")
+
+
+def _add_tune_eval(sub) -> None:
+    from agent import eval_tuning_command
+
+    p = sub.add_parser("tune-eval", help="fit the horizon evaluation's weights to recorded games",
+                       description=eval_tuning_command.DESCRIPTION)
+    eval_tuning_command.add_arguments(p)
+    p.set_defaults(handler="agent.eval_tuning_command")
 
 
 def _add_serve(sub) -> None:
@@ -202,7 +217,7 @@ def _add_replay(sub) -> None:
     p = sub.add_parser("replay", help="step through a recorded game",
                        description="Show a game recorded by `match --out`, move by move.")
     _add_results_argument(p)
-    p.add_argument("--game", type=_positive_int, default=1, help="which game, counting from 1 (default: 1)")
+    p.add_argument("--game", type=_positive_int, default=1, help="which game, counting from 1, >= 1 (default: 1)")
     p.add_argument("--delay", type=_delay_seconds, default=None,
                    help="seconds between moves, 0..3600; default: wait for Enter")
     p.set_defaults(handler="agent.arena.replay_command")
@@ -216,7 +231,7 @@ def _add_audit(sub) -> None:
                                    "away against best play, and how the game ends with best play "
                                    "from the first solved position.")
     _add_results_argument(p)
-    p.add_argument("--game", type=_positive_int, default=None, help="only this game (default: all)")
+    p.add_argument("--game", type=_positive_int, default=None, help="only this game, >= 1 (default: all)")
     p.add_argument("--seconds", type=_number(float, 0.01, 600), default=5.0,
                    help="CPU seconds allowed for solving one position, 0.01..600 (default: 5)")
     p.set_defaults(handler="agent.arena.audit_command")
@@ -237,17 +252,30 @@ def _add_phases(sub) -> None:
 
 def _add_play(sub) -> None:
     p = sub.add_parser("play", help="play against the agent in the terminal",
-                       description="You against the agent: type a cell such as G8 to move.")
-    p.add_argument("--first", choices=("you", "agent", "random"), default="you",
-                   help="who moves first (default: you)")
-    p.add_argument("--size", type=_board_size, default=8, help="board side n (default: 8)")
-    p.add_argument("--types", type=_fruit_types, default=3, help="fruit types p (default: 3)")
+                       description="You against the agent: type a cell such as G8 to move. Your "
+                                   "clock is the wall time you think; the agent's, the CPU time "
+                                   "of its moves.")
+    p.add_argument("--first", type=_first_mover, choices=FIRST_MOVERS, default="you",
+                   help="who moves first: you, computer (also: agent) or random (default: you)")
+    p.add_argument("--size", type=_board_size, default=8, help="board side n, 1..26 (default: 8)")
+    p.add_argument("--types", type=_fruit_types, default=3, help="fruit types p, 1..9 (default: 3)")
     p.add_argument("--time", type=_clock_seconds, default=60.0,
-                   help="seconds per player (default: 60)")
+                   help="seconds per player, above 0 and up to 1e6 (default: 60)")
     p.add_argument("--seed", type=int, default=None, help="seed for the board (default: random)")
     p.add_argument("--agent", default="ours",
                    help="your opponent: ours, greedy, random, minimax3 or a command (default: ours)")
+    p.add_argument("--out", default=None, metavar="F.jsonl",
+                   help="keep the finished game in this file (replacing what it held), for "
+                        "replay, audit and phases")
     p.set_defaults(handler="agent.arena.play_command")
+
+
+FIRST_MOVERS = ("you", "computer", "random")
+
+
+def _first_mover(text: str) -> str:
+    """`--first`: `agent` is another word for `computer`."""
+    return "computer" if text == "agent" else text
 
 
 def _number(kind, low, high=None, above_low=False):
@@ -277,15 +305,31 @@ _clock_seconds = _number(float, 0, LONGEST_CLOCK, above_low=True)
 _delay_seconds = _number(float, 0, 3600)   # time.sleep fails on a negative, nan or huge delay
 
 
+EXIT_CODES = "exit codes: 0 done, 1 runtime failure, 2 bad input or arguments, 130 interrupted"
+
+
 def build_parser():
     import argparse  # not at the top: the competition call never parses arguments
 
-    parser = argparse.ArgumentParser(prog="fruit-rage", description=DESCRIPTION)
+    from agent import __version__
+
+    class Parser(argparse.ArgumentParser):
+        """Errors as every other message of the command: `fruit-rage SUBCOMMAND: message`,
+        after the usage, exit code 2."""
+
+        def error(self, message):
+            self.print_usage(sys.stderr)
+            self.exit(2, f"{self.prog}: {message}\n")
+
+    parser = Parser(prog="fruit-rage", description=DESCRIPTION, epilog=EXIT_CODES)
+    parser.add_argument("--version", action="version", version=f"fruit-rage {__version__}")
     add_move_arguments(parser, BARE_PREFIX)
     sub = parser.add_subparsers(title="subcommands", metavar="COMMAND", dest="command")
     for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_tournament, _add_tune, _add_replay, _add_audit,
-                _add_phases, _add_play, _add_serve):
+                _add_phases, _add_play, _add_tune_eval, _add_serve):
         add(sub)
+    for subcommand in sub.choices.values():
+        subcommand.epilog = subcommand.epilog or EXIT_CODES
     return parser
 
 
@@ -304,8 +348,16 @@ def _take_bare_move_options(parser, args) -> None:
 
 
 def main(argv=None) -> int:
-    if argv is None:
-        argv = sys.argv[1:]
+    try:
+        return _run_command(sys.argv[1:] if argv is None else argv)
+    except ModuleNotFoundError as error:
+        if error.name != "agent._core":
+            raise
+        print(core_missing(), file=sys.stderr)
+        return 1
+
+
+def _run_command(argv) -> int:
     if not argv:
         # The competition call: skip argparse, whose imports cost the move's clock.
         from agent.move_command import play_competition_files
@@ -328,6 +380,24 @@ def main(argv=None) -> int:
     except OSError as error:  # one no handler names as its own file's: stdout on a full disk
         print(f"fruit-rage {args.command}: {error.strerror or error}", file=sys.stderr)
         return reader_left()
+
+
+def core_missing() -> str:
+    """What to do when the compiled core is not beside the package's modules: most often
+    `python3 -m agent` in the source folder after a plain install, where the source tree
+    hides the installed package."""
+    import os
+
+    import agent
+
+    package = os.path.dirname(os.path.abspath(agent.__file__))
+    source_tree = os.path.exists(os.path.join(os.path.dirname(package), "setup.py"))
+    message = f"fruit-rage: the compiled core (agent._core) is not in {package}.\n"
+    if source_tree:
+        return (message + "That is a source tree: run in its folder, Python takes it for the installed\n"
+                "package. Run `fruit-rage` instead of python3 -m agent (or run from another\n"
+                "folder), or build the core in place: python3 -m pip install -e .")
+    return message + "Reinstall it: python3 -m pip install --force-reinstall . in the source folder"
 
 
 def reader_left() -> int:

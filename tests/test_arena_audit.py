@@ -133,3 +133,14 @@ def test_the_summary_counts_a_game_once_for_an_agent_playing_itself():
                           moves_audited={"A": 2, "B": 2}, given_away={"A": 3, "B": 1})
         audits.append((record, audit))
     assert "  ours: 8 moves, 8 points given away, in 2 games\n" in summary(audits)
+
+
+def test_the_summary_names_the_games_whose_result_the_solved_end_changed():
+    def audited(game, best_play_margin):
+        record = {"game": game, "agents": {"A": "x", "B": "y"}, "scores": {"A": 9, "B": 4}}
+        return record, GameAudit(moves=4, solved_from=0, best_play_margin=best_play_margin)
+    kept = [audited(1, 5), audited(2, 3)]
+    assert summary(kept).endswith("games whose result the solved end changed: none")
+    assert summary(kept + [audited(4, -2)]).endswith("games whose result the solved end changed: 1 (game 4)")
+    assert summary(kept + [audited(4, -2), audited(7, -1)]).endswith(
+        "games whose result the solved end changed: 2 (games 4, 7)")

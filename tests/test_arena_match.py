@@ -16,8 +16,8 @@ import pytest
 from agent.arena.agents import PlayerSpec, command_problem
 from agent.cli import main
 from agent.arena.process import MoveRunner, Stopped
-from agent.arena.stats import (colour_lines, elo_difference, format_elo, pair_line, report_table,
-                               wilson_interval)
+from agent.arena.stats import (colour_lines, elo_difference, forfeit_lines, format_elo, pair_line,
+                               report_table, wilson_interval)
 from arena_helpers import PROJECT_ROOT, assert_refused, fruit_rage, gone, scripted_agent
 
 
@@ -42,9 +42,9 @@ def test_a_complete_short_match_between_baselines(tmp_path):
         assert all(m["cpu"] > 0 for m in r["moves"])
     table = done.stdout
     assert "A: greedy" in table and "B: minimax3" in table and "Elo [95%]" in table
-    row_a = next(line for line in table.splitlines() if line.startswith("A: greedy")).split()
+    row = next(line for line in table.splitlines() if line.startswith("W-L-D")).split()
     wins = [sum(r["winner"] == side for r in records) for side in ("A", "B", None)]
-    assert row_a[2:5] == [str(count) for count in wins]
+    assert row[1] == "-".join(map(str, wins)) and row[2] == "-".join(map(str, (wins[1], wins[0], wins[2])))
     assert "[4/4]" in done.stderr
 
 
@@ -59,7 +59,8 @@ def test_a_paired_match_plays_every_board_once_with_each_agent_first(tmp_path):
     for one, two in zip(records[::2], records[1::2]):
         assert one["board"] == two["board"] and {one["first"], two["first"]} == {"A", "B"}
     assert "6 games (3 boards, each played twice) on 5x5 boards" in done.stdout
-    assert pair_line(records) in done.stdout and colour_lines(records)[1] in done.stdout
+    assert colour_lines(records)[1] in done.stdout and "Pairs won on total score: " in done.stdout
+    assert done.stdout.count("on total score") == 1
 
 
 def test_a_time_odds_match_gives_b_its_own_clock_and_replay_shows_it(tmp_path):
@@ -93,7 +94,7 @@ def test_same_seed_same_match(tmp_path):
     for out in outs:
         assert fruit_rage("match", "random", "greedy", "--games", 2, "--size", 4, "--types", 3,
                           "--time", 10, "--seed", 9, "--out", out).returncode == 0
-    strip = [[{k: v for k, v in r.items() if k not in ("moves", "clocks")} | {"moves": [m["move"] for m in r["moves"]]}
+    strip = [[{k: v for k, v in r.items() if k not in ("moves", "clocks", "date")} | {"moves": [m["move"] for m in r["moves"]]}
               for r in read_records(out)] for out in outs]
     assert strip[0] == strip[1]
 
@@ -111,6 +112,9 @@ def test_faulty_agents_lose_every_game_and_the_match_goes_on(tmp_path):
     reasons = {r["first"]: r["reason"] for r in records}
     assert reasons["A"].startswith("garbled output.txt")
     assert "command not found" in reasons["B"]
+    game = {r["first"]: r["game"] for r in records}   # the table says why, briefly
+    assert f"A lost 1 game on invalid answers ({game['A']}): garbled output.txt" in done.stdout
+    assert f"B lost 1 game on invalid answers ({game['B']}): " in done.stdout
 
 
 def test_an_unwritable_out_is_an_error_before_any_game(tmp_path):
@@ -200,7 +204,7 @@ def test_a_stopped_match_kills_the_running_move_and_removes_its_folder(tmp_path,
     match.send_signal(stop)
     stdout, stderr = match.communicate(timeout=30)
     assert match.returncode == 130
-    assert "interrupted: 0 of 3 games finished" in stdout
+    assert "interrupted: 0 of 3 games finished" in stdout and stderr.endswith("fruit-rage: interrupted\n")
     assert gone(str(tmp_path / "hang.py"))
     assert list(moves_folder.iterdir()) == []
 
@@ -217,6 +221,47 @@ def test_an_agent_that_cannot_run_is_refused_before_any_game(tmp_path, agent, me
         done = fruit_rage(*args)
         assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr and "Score" not in done.stdout and "[1/" not in done.stderr
+
+
+def test_a_relative_path_in_an_agent_s_command_is_refused_before_any_game(tmp_path):
+    (tmp_path / "g.py").write_text("print('my agent')\n")
+    (tmp_path / "net.bin").write_text("")
+    marker = tmp_path / "a-game-ran"
+    for agent, path in (("python3 g.py", "g.py"), ("python3 ./missing.py", "./missing.py"),
+                        (f"python3 {tmp_path / 'g.py'} --weights=net.bin", "net.bin")):
+        for args in (("match", agent, f"touch {marker}", "--games", 1, "--size", 3), ("play", "--agent", agent)):
+            done = subprocess.run([sys.executable, "-m", "agent", *map(str, args)], cwd=tmp_path, capture_output=True,
+                                  text=True, timeout=60, env={**os.environ, "PYTHONPATH": PROJECT_ROOT})
+            assert done.returncode == 2, done.stderr
+            assert (f"{path} is a relative path, but every move runs in a fresh folder: give its absolute path, "
+                    f"{os.path.normpath(tmp_path / path)}") in done.stderr
+            assert not marker.exists() and "Traceback" not in done.stderr
+
+
+def test_more_jobs_than_cpus_is_warned_of_and_played():
+    from agent.arena.match_command import available_cpus
+
+    jobs = available_cpus() + 1
+    done = fruit_rage("match", "greedy", "random", "--games", 2, "--size", 3, "--types", 2, "--seed", 1,
+                      "--jobs", jobs)
+    assert done.returncode == 0 and "W-L-D" in done.stdout
+    assert (f"fruit-rage match: warning: --jobs {jobs} exceeds the {available_cpus()} CPU"
+            in done.stderr.splitlines()[0])
+    assert "warning" not in fruit_rage("match", "greedy", "random", "--games", 1, "--size", 3).stderr
+
+
+def test_every_line_of_a_match_fits_80_columns(tmp_path):
+    out = tmp_path / "results.jsonl"
+    long_name = f"{sys.executable} -m agent.baselines greedy --and --a --long --tail --of --words"
+    garbage = scripted_agent(tmp_path, "garbage")
+    done = subprocess.run([sys.executable, "-m", "agent", "match", long_name, garbage, "--games", "4", "--paired",
+                           "--sprt-margin", "0", "10", "--size", "4", "--types", "3", "--seed", "2", "--out", str(out)],
+                          cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "COLUMNS": "80", "PYTHONPATH": PROJECT_ROOT})
+    assert done.returncode == 0, done.stderr
+    assert "lost 2 games on invalid answers" in done.stdout
+    too_wide = [line for line in (done.stdout + done.stderr).splitlines()[1:] if len(line) > 80]
+    assert too_wide == []      # the first line names the agents as given
 
 
 @pytest.mark.parametrize("agent", [
@@ -278,11 +323,35 @@ def test_report_table_counts_per_agent():
                 "moves": [{"player": "A", "cpu": cpu_a}, {"player": "B", "cpu": 0.5}]}
 
     table = report_table([record("A", None, 1.0), record("B", "time", 3.0), record(None, None, 2.0)])
-    a_row, b_row = table.splitlines()[2:]
-    assert a_row.split()[:5] == ["A:", "x", "1", "1", "1"]
-    assert "50% [" in a_row and "+2.0" in a_row and "2.000 s" in a_row and "3.000 s" in a_row
-    assert b_row.split()[:5] == ["B:", "y", "1", "1", "1"] and "-2.0" in b_row
-    assert a_row.split()[-6] == "1"  # A's loss was on time
+    rows = {line[:18].strip(): line[18:].split() for line in table.splitlines()[2:]}
+    assert table.splitlines()[0].split() == ["A:", "x", "B:", "y"]
+    assert rows["W-L-D"] == ["1-1-1", "1-1-1"]
+    assert rows["score [95%]"][0] == "50%" and rows["mean margin"] == ["+2.0", "-2.0"]
+    assert rows["lost on time"] == ["1", "0"] and rows["invalid answers"] == ["0", "0"]
+    assert rows["CPU a move"] == ["2.000", "s", "(max", "3.000", "s)", "0.500", "s", "(max", "0.500", "s)"]
+
+
+def test_the_table_fits_its_width_whatever_the_agents_are_called():
+    def record(winner):
+        return {"agents": {"A": "/opt/agents/a-very-long-path/to/the/agent --with options " * 2, "B": "y"},
+                "winner": winner, "fault": None, "scores": {"A": 1, "B": 0},
+                "moves": [{"player": "A", "cpu": 123.456}, {"player": "B", "cpu": 0.5}]}
+    for width in (80, 60):
+        table = report_table([record("A")] * 3 + [record("B")], width)
+        assert max(map(len, table.splitlines())) <= width and "<-800" not in table
+
+
+def test_forfeits_are_told_briefly_per_side_and_fault():
+    def record(game, loser, fault, reason):
+        return {"game": game, "winner": "A" if loser == "B" else "B", "fault": fault, "reason": reason, "moves": []}
+    records = [record(4, "B", "invalid", "garbled output.txt: " + "x" * 200), record(1, "A", "time", "ran out"),
+               record(2, "B", "invalid", "illegal move"), record(3, None, None, "score 3 to 1"),
+               record(5, "B", "invalid", "other"), record(6, "B", "invalid", "other")]
+    records[3]["winner"] = "A"
+    lines = forfeit_lines(records, 80)
+    assert lines == ["A lost 1 game on time (1): ran out",
+                     "B lost 4 games on invalid answers (2, 4, 5, ...): illegal move"]
+    assert forfeit_lines(records[:1], 80)[0].endswith("x...") and len(forfeit_lines(records[:1], 80)[0]) == 80
 
 
 def test_results_by_colour_and_by_pair():

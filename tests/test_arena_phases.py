@@ -2,18 +2,23 @@
 from __future__ import annotations
 
 import json
+import math
+import re
+import random
+import statistics
 
 import pytest
 
-from agent.arena.phases import game_phases, match_phases, phases_table
+from agent.arena.phases import bootstrap_intervals, game_phases, match_phases, phases_table
 from agent.rules import parse_move_name, play
 from arena_helpers import assert_refused, bad_move_file, fruit_rage, random_game_record
 
 
 def replayed_phases(record: dict, parts: int):
     """The same figures by another route: replay every move, note the fruit gone and the
-    margin before each, then for part k take the first position with k/parts of the fruit
-    gone, and put each of A's moves in the part of its position."""
+    margin before each, then for part k take the first position after a whole round (an
+    even number of moves, or the end) with k/parts of the fruit gone, and put each of A's
+    moves in the part of its position."""
     grid = tuple(record["board"])
     total = sum(ch != "*" for row in grid for ch in row)
     gone, margin = [0], [0]
@@ -21,7 +26,8 @@ def replayed_phases(record: dict, parts: int):
         grid, points = play(grid, parse_move_name(move["move"]))
         gone.append(total - sum(ch != "*" for row in grid for ch in row))
         margin.append(margin[-1] + (points if move["player"] == "A" else -points))
-    margins = [margin[next(i for i, g in enumerate(gone) if g * parts >= k * total)]
+    last = len(gone) - 1
+    margins = [margin[next(i for i, g in enumerate(gone) if (i % 2 == 0 or i == last) and g * parts >= k * total)]
                for k in range(1, parts + 1)]
     cpu = [0.0] * parts
     for i, move in enumerate(record["moves"]):
@@ -41,18 +47,60 @@ def test_each_game_s_phases_equal_a_direct_replay():
             assert margins[-1] == record["scores"]["A"] - record["scores"]["B"]
 
 
-def test_a_two_move_game_gives_its_exact_table():
-    # A takes the two 1s (4 points), B the two 2s (4 points): +4 at half the fruit, 0 at the end.
+def test_a_game_s_margin_is_read_after_whole_rounds_only():
+    # A takes the 1s (4 points), B the 2s (4), A the 3 (1): half the fruit is gone after A's
+    # first move, but the round ends with B's: 0 there, not A's +4; the end is the end.
     record = {"game": 1, "agents": {"A": "alpha", "B": "beta"}, "first": "A",
-              "board": ["11", "22"], "scores": {"A": 4, "B": 4}, "fault": None,
-              "moves": [{"player": "A", "move": "A1", "cpu": 0.5, "points": 4},
-                        {"player": "B", "move": "A2", "cpu": 0.25, "points": 4}]}
-    phases = match_phases([record], parts=2)
-    assert phases.margins == {"A": [[4, 0]], "B": []} and phases.cpu == [0.5, 0.0]
-    assert phases_table(phases).splitlines()[1:] == [
-        "fruit gone                  50%    100%",
-        "alpha moved first (1)      +4.0    +0.0",
-        "alpha CPU s a game         0.50    0.00"]
+              "board": ["*3*", "*22", "112"], "scores": {"A": 5, "B": 9}, "fault": None,
+              "moves": [{"player": "A", "move": "A3", "cpu": 0.5, "points": 4},
+                        {"player": "B", "move": "C2", "cpu": 0.25, "points": 9},
+                        {"player": "A", "move": "B3", "cpu": 0.25, "points": 1}]}
+    phases = match_phases([record], parts=3)
+    assert phases.margins == {"A": [[-5, -5, -4]], "B": []} and phases.cpu == [0.5, 0.0, 0.25]
+    assert phases_table(phases).splitlines()[3:] == [
+        "fruit gone   A first, 1 game   A CPU s a game",
+        "---------------------------------------------",
+        "       33%              -5.0             0.50",
+        "       67%              -5.0             0.00",
+        "      100%              -4.0             0.25"]
+
+
+def python_bootstrap(values: list, resamples: int, seed: int) -> tuple:
+    """The 95% percentile bootstrap of a mean, the obvious way: resample with
+    random.choices, sort the means, read the 2.5th and 97.5th percentiles."""
+    rng = random.Random(seed)
+    means = sorted(statistics.fmean(rng.choices(values, k=len(values))) for _ in range(resamples))
+    return statistics.quantiles(means, n=40, method="inclusive")[0], statistics.quantiles(means, n=40, method="inclusive")[-1]
+
+
+def test_the_bootstrap_interval_agrees_with_a_plain_one_and_with_normal_theory():
+    rng = random.Random(3)
+    games = [[rng.gauss(5, 20), rng.gauss(-3, 4)] for _ in range(400)]
+    low, high = bootstrap_intervals(games, resamples=4000)
+    for part in range(2):
+        values = [game[part] for game in games]
+        plain_low, plain_high = python_bootstrap(values, 4000, seed=part)
+        half_width = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+        assert (plain_low, plain_high) == pytest.approx((low[part], high[part]), abs=0.1 * half_width)
+        mean = statistics.fmean(values)
+        assert (low[part], high[part]) == pytest.approx((mean - half_width, mean + half_width), abs=0.1 * half_width)
+
+
+def test_the_bootstrap_is_the_same_every_time_and_exact_for_constant_games():
+    games = [[1.0, 2.0], [3.0, 2.0], [8.0, 2.0]]
+    first, again = bootstrap_intervals(games), bootstrap_intervals(games)
+    assert first[0].tolist() == again[0].tolist() and first[1].tolist() == again[1].tolist()
+    assert first[0][1] == first[1][1] == 2.0
+    assert 1.0 <= first[0][0] < first[1][0] <= 8.0
+
+
+def test_the_table_fits_80_columns_and_gives_intervals():
+    records = [random_game_record(seed, 6, 3) for seed in range(40)]
+    for record in records:
+        record["agents"] = {"A": "a rather long agent command line, /usr/bin/python3 agent.py", "B": "beta"}
+    table = phases_table(match_phases(records, parts=20), width=80)
+    assert all(len(line) <= 80 for line in table.splitlines())
+    assert len(re.findall(r"[+-]\d+\.\d \[[+-]\d+\.\d, [+-]\d+\.\d\]", table)) == 40   # 20 parts x 2
 
 
 def test_games_are_split_by_first_mover_and_faulted_games_left_out():
@@ -78,8 +126,10 @@ def test_the_command_prints_the_table_and_refuses_bad_input(tmp_path):
     results.write_text("".join(json.dumps(r) + "\n" for r in records))
     done = fruit_rage("phases", results, "--parts", 5)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[1].split() == ["fruit", "gone", "20%", "40%", "60%", "80%", "100%"]
-    assert "alpha CPU s a game" in done.stdout
+    lines = done.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("fruit gone"))
+    assert [line.split()[0] for line in lines[header + 2:]] == ["20%", "40%", "60%", "80%", "100%"]
+    assert "A CPU s a game" in lines[header] and "[95% interval] by bootstrap" in done.stdout
     faulted = tmp_path / "faulted.jsonl"
     faulted.write_text(json.dumps(random_game_record(1, 4, 3, fault_at=0)) + "\n")
     no_board = tmp_path / "no_board.jsonl"

@@ -14,9 +14,9 @@ import pytest
 
 from agent.arena.display import render_board, use_colour
 from agent.arena.play_command import play_human_game
-from agent.arena.replay_command import replay
+from agent.arena.replay_command import PROMPT, replay
 from agent.baselines import greedy_move, minimax3_move, random_move
-from agent.rules import groups, negamax_value, play
+from agent.rules import group_at, groups, negamax_value, play
 from arena_helpers import PROJECT_ROOT, fruit_rage, gone, processes_running, scripted_agent
 
 
@@ -48,7 +48,34 @@ def test_replay_waits_for_enter_and_ends_at_end_of_input(results):
     replay(record, None, io.StringIO("\n"), stdout)
     assert "Move 2:" in stdout.getvalue() and "Move 3:" not in stdout.getvalue()
     assert "Result" not in stdout.getvalue()
-    assert stdout.getvalue().endswith(" s\n[Enter] \n")  # the last prompt's line is ended
+    assert stdout.getvalue().endswith(f" s\n{PROMPT}\n")  # the last prompt's line is ended
+
+
+def shown_moves(text: str) -> list:
+    """The move numbers a replay showed, in order."""
+    return [int(line.split()[1].rstrip(":")) for line in text.splitlines() if line.startswith("Move ")]
+
+
+def test_replay_steps_back_jumps_to_a_move_and_quits(results):
+    record = json.loads(results.read_text().splitlines()[0])
+    count = len(record["moves"])
+    assert count >= 4
+    stdout = io.StringIO()
+    replay(record, None, io.StringIO(f"\nb\nb\n{count}\nb\n0\n{count + 1}\nq\n\n"), stdout)
+    text = stdout.getvalue()
+    assert shown_moves(text) == [1, 2, 1, count, count - 1]   # the second b stays at move 1
+    assert "this is the first move" in text
+    assert f"'0' is not a move of this game: 1..{count}" in text and f"'{count + 1}' is not" in text
+    assert "Result" not in text and text.endswith(PROMPT)   # q: no newline is owed
+
+
+def test_replay_past_the_last_move_shows_the_result(results):
+    record = json.loads(results.read_text().splitlines()[0])
+    count = len(record["moves"])
+    stdout = io.StringIO()
+    replay(record, None, io.StringIO(f"{count}\n\n"), stdout)
+    assert shown_moves(stdout.getvalue()) == [1, count]
+    assert stdout.getvalue().rstrip().endswith(record["reason"])
 
 
 def test_replay_of_a_missing_game_is_a_clear_error(results):
@@ -69,9 +96,25 @@ def test_human_play_from_piped_input_rejects_bad_cells_and_plays_to_the_end():
     text = stdout.getvalue()
     assert "not a cell name: 'HELLO'" in text and "D1 is off the 3x3 board; try again." in text
     assert "You played A1: 3 fruit, 9 points" in text
-    assert "Agent (greedy) played" in text
+    assert "Agent (greedy) played" in text and "Agent (greedy) is thinking..." in text
     assert "is an empty cell; try again." in text
-    assert "The agent wins: score" in text or "You win: score" in text
+    final = [line for line in text.splitlines() if "Final score" in line]
+    assert len(final) == 1 and final[0].startswith(("You win. Final score: you ", "You lose. Final score: you "))
+
+
+def test_human_play_shows_the_board_after_your_move_with_the_agent_s_group_highlighted():
+    # Board of seed 1: 001 / 011 / 110. You take the 0s at A1 (3 fruit); greedy then takes the 1s.
+    stdout = io.StringIO()
+    play_human_game(play_args(), io.StringIO("A1\nq\n"), stdout)
+    text = stdout.getvalue()
+    after_yours = play(("001", "011", "110"), (0, 0))[0]
+    agent_cell = greedy_move(after_yours)
+    highlighted = render_board(after_yours, set(group_at(after_yours, agent_cell)))
+    played = text.index("You played A1")
+    assert text.index("Agent (greedy) is thinking...") > played
+    assert text.index(highlighted) > played and text.index(highlighted) < text.index("Agent (greedy) played")
+    after_agent = play(after_yours, agent_cell)[0]
+    assert render_board(after_agent) in text[text.index("Agent (greedy) played"):]
 
 
 def test_human_play_quits_cleanly_at_end_of_input():
@@ -80,17 +123,19 @@ def test_human_play_quits_cleanly_at_end_of_input():
     assert "You played A1" in done.stdout and done.stdout.endswith("Game abandoned.\n")
 
 
-def test_human_play_against_ours_when_the_agent_starts():
-    done = fruit_rage("play", "--size", 3, "--types", 2, "--seed", 2, "--first", "agent", stdin_text="q\n")
+@pytest.mark.parametrize("first", ["computer", "agent"])   # agent: another word for computer
+def test_human_play_against_ours_when_the_computer_starts(first):
+    done = fruit_rage("play", "--size", 3, "--types", 2, "--seed", 2, "--first", first, stdin_text="q\n")
     assert done.returncode == 0, done.stderr
-    assert "The agent moves first" in done.stdout and "Agent (ours) played" in done.stdout
+    assert "the agent moves first" in done.stdout and "Agent (ours) played" in done.stdout
     assert "Your move" in done.stdout and done.stdout.endswith("Game abandoned.\n")
 
 
 def test_human_play_shows_the_start_board_when_the_agent_starts_and_counts_in_the_singular():
-    start = render_board(("001", "011", "110"))  # the board of seed 1; C3 is a lone 0
+    grid = ("001", "011", "110")  # the board of seed 1; C3 is a lone 0
+    start = render_board(grid, set(group_at(grid, greedy_move(grid))))
     stdout = io.StringIO()
-    play_human_game(play_args(first="agent"), io.StringIO("q\n"), stdout)
+    play_human_game(play_args(first="computer"), io.StringIO("q\n"), stdout)
     text = stdout.getvalue()
     assert start in text and text.index(start) < text.index("Agent (greedy) played")
     stdout = io.StringIO()
@@ -102,15 +147,17 @@ def test_human_play_shows_the_start_board_when_the_agent_starts_and_counts_in_th
     assert "3x3, 1 type, 60 s each" in stdout.getvalue()
 
 
-def test_human_play_says_you_lose_on_time():
+def test_human_play_says_once_that_you_lose_on_time_with_the_score():
     class SlowInput(io.StringIO):
         def readline(self, *args):
             time.sleep(0.3)   # the person thinks past a 0.1 s clock
             return super().readline(*args)
     stdout = io.StringIO()
     play_human_game(play_args(time=0.1), SlowInput("A1\n"), stdout)
-    assert "You lose: ran out of time" in stdout.getvalue()
-    assert "The agent wins: ran out of time" in stdout.getvalue()
+    text = stdout.getvalue()
+    assert text.count("ran out of time") == 1 and "wins" not in text and "You played" not in text
+    last = text.splitlines()[-1]
+    assert last.startswith("You lose: ran out of time: used 0.3") and last.endswith("Final score: you 0, agent 0.")
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])   # e.g. the terminal closed
@@ -128,8 +175,8 @@ def test_human_play_stopped_during_the_agent_s_move_kills_it_and_removes_its_fol
         time.sleep(0.05)
     game.send_signal(stop)
     stdout, stderr = game.communicate(timeout=30)
-    assert game.returncode == 130 and "interrupted: game abandoned" in stdout
-    assert "Traceback" not in stderr
+    assert game.returncode == 130 and stdout.endswith("Game abandoned.\n")
+    assert stderr == "fruit-rage: interrupted\n"
     assert gone(str(tmp_path / "hang.py"))
     assert list(moves_folder.iterdir()) == []
 
@@ -167,7 +214,8 @@ def test_board_rendering():
     grid = ("*1", "01")
     assert render_board(grid, {(0, 1), (1, 1)}) == "    A B\n  1 . #\n  2 0 #"
     coloured = render_board(grid, {(0, 1)}, colour=True)
-    assert "\x1b[1;92;7m1\x1b[0m" in coloured and "\x1b[1;91m0\x1b[0m" in coloured
+    # 1: white on Tol's indigo, highlighted (swapped, underlined); 0: black on his rose
+    assert "\x1b[1;38;5;231;48;5;54;7;4m1\x1b[0m" in coloured and "\x1b[1;38;5;16;48;5;168m0\x1b[0m" in coloured
     assert not use_colour(io.StringIO())
 
 
@@ -239,3 +287,30 @@ def test_ctrl_c_in_a_baseline_is_a_line_and_130(tmp_path, monkeypatch, capsys):
         pytest.fail("Ctrl-C escaped as a traceback")
     assert capsys.readouterr().err == "minimax3: interrupted\n"
     assert not (tmp_path / "output.txt").exists()
+
+
+def test_a_game_played_with_out_is_recorded_for_replay_audit_and_phases(tmp_path):
+    out = tmp_path / "game.jsonl"
+    cells = [f"{col}{row}" for col in "ABC" for row in "123"]
+    done = fruit_rage("play", "--size", 3, "--types", 2, "--seed", 1, "--agent", "greedy", "--out", out,
+                      stdin_text="\n".join(cells * 5) + "\n")
+    assert done.returncode == 0, done.stderr
+    assert f"Game recorded in {out}" in done.stdout
+    record = json.loads(out.read_text())
+    assert (record["game"], record["seed"], record["agents"]) == (1, 1, {"A": "you", "B": "greedy"})
+    for command in (("replay", out, "--delay", 0), ("audit", out), ("phases", out)):
+        shown = fruit_rage(*command)
+        assert shown.returncode == 0, (command, shown.stderr)
+    assert "Move 1: A (you) plays A1" in fruit_rage("replay", out, "--delay", 0).stdout
+
+
+def test_a_game_abandoned_leaves_no_record_and_a_bad_out_is_refused_before_it(tmp_path):
+    out = tmp_path / "game.jsonl"
+    done = fruit_rage("play", "--size", 3, "--seed", 1, "--agent", "greedy", "--out", out, stdin_text="q\n")
+    assert done.returncode == 0 and not out.exists()
+    out.write_text("kept\n")
+    done = fruit_rage("play", "--size", 3, "--seed", 1, "--agent", "greedy", "--out", out, stdin_text="q\n")
+    assert done.returncode == 0 and out.read_text() == "kept\n"
+    done = fruit_rage("play", "--size", 3, "--agent", "greedy", "--out", tmp_path / "no" / "game.jsonl")
+    assert done.returncode == 1 and "fruit-rage play: cannot write --out" in done.stderr
+    assert "Fruit Rage" not in done.stdout

@@ -1,5 +1,6 @@
 """The fruit-rage command end to end, in temporary folders, as separate processes."""
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -283,3 +284,64 @@ def test_calibrate_refuses_an_unwritable_output_before_measuring(tmp_path):
         done = fruit_rage("calibrate", "--seconds", "600", "--output", str(output), cwd=tmp_path)
         assert done.returncode == 1 and message in done.stderr
         assert "measuring" not in done.stderr and "Traceback" not in done.stderr
+
+
+def subcommands() -> list:
+    from agent.cli import build_parser
+
+    parser = build_parser()
+    return [parser, *next(a for a in parser._actions if a.dest == "command").choices.values()]
+
+
+def test_version_is_the_package_s(tmp_path):
+    from agent import __version__
+
+    done = fruit_rage("--version", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout == f"fruit-rage {__version__}\n"
+
+
+def test_every_help_lists_the_exit_codes(tmp_path):
+    for parser in subcommands():
+        assert parser.epilog == ("exit codes: 0 done, 1 runtime failure, 2 bad input or arguments, "
+                                 "130 interrupted"), parser.prog
+    done = fruit_rage("replay", "--help", cwd=tmp_path)
+    assert done.returncode == 0 and "exit codes: 0 done" in done.stdout
+
+
+def test_every_numeric_option_gives_its_range_in_its_help():
+    for parser in subcommands():
+        for action in parser._actions:
+            if getattr(action.type, "__qualname__", "").startswith("_number."):
+                assert re.search(r"\d\.\.\d|>= ?\d|above \d|\(0, 0\.5\]", action.help), (parser.prog, action.dest)
+
+
+def test_argument_errors_name_the_subcommand_as_every_message_does(tmp_path):
+    done = fruit_rage("match", "greedy", "random", "--games", "0", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == "fruit-rage match: argument --games: must be >= 1, got 0"
+    done = fruit_rage("play", "--first", "me", cwd=tmp_path)
+    assert done.stderr.splitlines()[-1].startswith("fruit-rage play: argument --first: invalid choice: 'me'")
+    assert "error:" not in done.stderr
+
+
+def test_match_s_agents_are_explained_in_its_help(tmp_path):
+    done = fruit_rage("match", "--help", cwd=tmp_path)
+    assert re.search(r"\n  A\s+the first agent", done.stdout) and re.search(r"\n  B\s+the second agent", done.stdout)
+
+
+def test_a_source_tree_without_its_compiled_core_says_what_to_do(tmp_path):
+    """`python3 -m agent` in the source folder after a plain `pip install .`: the folder's
+    agent/ (with no agent._core built in it) hides the installed package."""
+    shutil.copytree(Path(launch.package_root()) / "agent", tmp_path / "agent",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    (tmp_path / "setup.py").write_text("")
+    shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "input.txt")
+    for args in ((), ("move", "--verbose"), ("perft", "input.txt", "1")):
+        # -S: no site-packages, where this test run's own install would supply the core
+        done = subprocess.run([sys.executable, "-S", "-m", "agent", *args], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=60, stdin=subprocess.DEVNULL)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.startswith(f"fruit-rage: the compiled core (agent._core) is not in {tmp_path / 'agent'}.")
+        assert "Run `fruit-rage` instead of python3 -m agent" in done.stderr
+        assert "python3 -m pip install -e ." in done.stderr
+        assert not (tmp_path / "output.txt").exists()

@@ -75,8 +75,9 @@ def summary(audits) -> str:
     for agent, (moves, points, games) in totals.items():
         lines.append(f"  {agent}: {plural(moves, 'move')}, {plural(points, 'point')} given away, "
                      f"in {plural(len(games), 'game')}")
+    games = f"game {changed[0]}" if len(changed) == 1 else f"games {', '.join(changed)}"
     lines.append("  games whose result the solved end changed: "
-                 + (", ".join(changed) if changed else "none"))
+                 + (f"{len(changed)} ({games})" if changed else "none"))
     return "\n".join(lines)
 
 

@@ -6,6 +6,7 @@ import sys
 
 from agent.arena.phases import match_phases, phases_table
 from agent.arena.records import read_records
+from agent.arena.terminal import terminal_width
 
 
 def run(args) -> int:
@@ -19,7 +20,7 @@ def run(args) -> int:
         return _fail(f"{args.results}: {error}")
     if not phases.games:
         return _fail(f"{args.results}: every game ended by a fault")
-    print(phases_table(phases))
+    print(phases_table(phases, terminal_width(sys.stdout)))
     return 0
 
 

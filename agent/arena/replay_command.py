@@ -1,14 +1,23 @@
 """`fruit-rage replay RESULTS --game K`: step through a game recorded by `match --out`,
 showing before each move the board with the chosen group highlighted, then the scores
-and clocks after it."""
+and clocks after it. At the prompt: Enter the next move, `b` the one before, a number
+that move, `q` quits."""
 from __future__ import annotations
 
+import shutil
 import sys
 import time
+from dataclasses import dataclass
 
-from agent.arena.display import render_board, typed_input, use_colour
+from agent.arena.display import LineReader, fitted_board, use_colour
 from agent.arena.records import describe_clocks, find_game, plural, starting_clocks
 from agent.rules import group_at, parse_move_name, remove_and_fall
+
+PROMPT = "[Enter] next, b back, a number goes to that move, q quits: "
+QUIT_WORDS = ("q", "quit", "exit")
+BACK_WORDS = ("b", "back")
+# Lines beside the board in a step: the move and the scores after it, the prompt.
+LINES_AROUND_BOARD = 4
 
 
 def run(args) -> int:
@@ -17,54 +26,90 @@ def run(args) -> int:
     except ValueError as error:
         print(f"fruit-rage replay: {error}", file=sys.stderr)
         return 2
-    replay(record, args.delay, typed_input(sys.stdin), sys.stdout)
+    replay(record, args.delay, sys.stdin, sys.stdout)
     return 0
 
 
-def replay(record: dict, delay, stdin, stdout) -> None:
-    """Print every step; between steps wait `delay` seconds, or for Enter when delay is
-    None (end of input then ends the replay)."""
-    colour = use_colour(stdout)
+@dataclass(frozen=True)
+class Step:
+    """One move of the game: the board before it, the group it takes (none when it lost
+    the game), and what is said about it."""
+    grid: tuple
+    group: frozenset
+    text: str
+
+
+def game_steps(record: dict) -> list:
+    """Every move's Step, in order."""
     agents = record["agents"]
-    stdout.write(f"Game {record['game']} (seed {record['seed']}): A = {agents['A']}, B = {agents['B']}, "
-                 f"{record['size']}x{record['size']}, {plural(record['types'], 'type')}, "
-                 f"{describe_clocks(record['time'], record.get('time_b'))}; "
-                 f"{record['first']} moves first\n")
     grid = tuple(record["board"])
     scores = {"A": 0, "B": 0}
     clocks = starting_clocks(record)
+    steps = []
     for number, move in enumerate(record["moves"], 1):
         side = move["player"]
         clocks[side] -= move["cpu"]
         if move.get("fault"):
-            stdout.write(f"\n{render_board(grid, colour=colour)}\n"
-                         f"Move {number}: {side} ({agents[side]}) loses: {move['reason']}\n")
+            steps.append(Step(grid, frozenset(), f"Move {number}: {side} ({agents[side]}) loses: {move['reason']}"))
             break
-        group = group_at(grid, parse_move_name(move["move"]))
+        group = frozenset(group_at(grid, parse_move_name(move["move"])))
         scores[side] += move["points"]
-        stdout.write(f"\n{render_board(grid, group, colour)}\n"
-                     f"Move {number}: {side} ({agents[side]}) plays {move['move']}: {len(group)} fruit, "
-                     f"{plural(move['points'], 'point')}, {move['cpu']:.3f} s CPU\n"
-                     f"  score A {scores['A']} - B {scores['B']}   "
-                     f"clocks A {clocks['A']:.2f} s, B {clocks['B']:.2f} s\n")
+        steps.append(Step(grid, group,
+                          f"Move {number}: {side} ({agents[side]}) plays {move['move']}: {len(group)} fruit, "
+                          f"{plural(move['points'], 'point')}, {move['cpu']:.3f} s CPU\n"
+                          f"  score A {scores['A']} - B {scores['B']}   "
+                          f"clocks A {clocks['A']:.2f} s, B {clocks['B']:.2f} s"))
         grid = remove_and_fall(grid, group)
-        if not _pause(delay, stdin, stdout):
+    return steps
+
+
+def replay(record: dict, delay, stdin, stdout) -> None:
+    """Print the game step by step: every `delay` seconds, or when delay is None at the
+    viewer's word (end of input or `q` ends the replay)."""
+    colour = use_colour(stdout)
+    terminal = bool(getattr(stdout, "isatty", lambda: False)())
+    agents = record["agents"]
+    stdout.write(f"Game {record['game']} (seed {record['seed']}): A = {agents['A']}, B = {agents['B']}\n"
+                 f"{record['size']}x{record['size']}, {plural(record['types'], 'type')}, "
+                 f"{describe_clocks(record['time'], record.get('time_b'))}; "
+                 f"{record['first']} moves first\n")
+    steps = game_steps(record)
+    reader = LineReader(stdin)
+    shown = 0
+    while shown < len(steps):
+        step = steps[shown]
+        lines = shutil.get_terminal_size().lines - LINES_AROUND_BOARD if terminal else None
+        stdout.write(f"\n{fitted_board(step.grid, step.group, colour, lines)}\n{step.text}\n")
+        shown = shown + 1 if delay is not None else _ask(reader, stdout, shown, len(steps))
+        if shown is None:
             return
+        if delay:
+            stdout.flush()
+            time.sleep(delay)
     winner = record["winner"]
     outcome = f"{winner} ({agents[winner]}) wins" if winner else "draw"
     stdout.write(f"\nResult: {outcome}: {record['reason']}\n")
 
 
-def _pause(delay, stdin, stdout) -> bool:
-    """False when the viewer ended the input."""
-    if delay is None:
-        stdout.write("[Enter] ")
+def _ask(reader: LineReader, stdout, shown: int, count: int):
+    """The index of the step to show after step `shown` of `count`, as the viewer says
+    (`count` itself: the result); None when the viewer ends the replay."""
+    while True:
+        stdout.write(PROMPT)
         stdout.flush()
-        if stdin.readline() == "":
-            stdout.write("\n")  # end the prompt's line: the shell's prompt comes next
-            return False
-        return True
-    if delay > 0:
-        stdout.flush()
-        time.sleep(delay)
-    return True
+        line = reader.readline()
+        word = line.strip().lower()
+        if line == "" or word in QUIT_WORDS:
+            if line == "":
+                stdout.write("\n")  # end the prompt's line: the shell's prompt comes next
+            return None
+        if word == "":
+            return shown + 1
+        if word in BACK_WORDS:
+            if shown > 0:
+                return shown - 1
+            stdout.write("  this is the first move\n")
+        elif word.isascii() and word.isdigit() and 1 <= int(word) <= count:
+            return int(word) - 1
+        else:
+            stdout.write(f"  {word!r} is not a move of this game: 1..{count}, b, q or Enter\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from agent.arena.records import starting_clocks
+from agent.arena.records import plural, starting_clocks
 
 Z_95 = 1.959964
 ELO_SHOWN_LIMIT = 800  # beyond this the interval says only "more than"
@@ -94,28 +94,53 @@ def _label(records, side: str) -> str:
     return label
 
 
-HEADER = ("agent", "W", "L", "D", "score [95%]", "Elo [95%]", "margin",
-          "time-L", "invalid", "cpu/move", "max cpu")
+ROW_NAMES = ("W-L-D", "score [95%]", "Elo [95%]", "mean margin", "lost on time", "invalid answers",
+             "CPU a move")
 
 
-def report_table(records) -> str:
-    """The per-agent table, one row for A and one for B."""
-    rows = [HEADER] + [_row(side, summarise(records, side)) for side in ("A", "B")]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADER))]
-    lines = ["  ".join(cell.ljust(width) if i == 0 else cell.rjust(width)
-                       for i, (cell, width) in enumerate(zip(row, widths))) for row in rows]
-    lines.insert(1, "-" * len(lines[0]))
-    return "\n".join(lines)
+def report_table(records, width: int = 80) -> str:
+    """The per-agent table, laid out in `width` columns: a column for A and one for B, a
+    row for each figure."""
+    from agent.arena.terminal import new_table, render
+
+    table = new_table("", *(f"{side}: {summarise(records, side).label}" for side in ("A", "B")))
+    for name, *cells in zip(ROW_NAMES, *(_column(summarise(records, side)) for side in ("A", "B"))):
+        table.add_row(name, *cells)
+    return render(table, width)
 
 
-def _row(side: str, s: AgentSummary) -> tuple:
+def _column(s: AgentSummary) -> tuple:
     low, high = s.interval
-    return (f"{side}: {s.label}", str(s.wins), str(s.losses), str(s.draws),
+    return (f"{s.wins}-{s.losses}-{s.draws}",
             f"{s.score_rate:.0%} [{low:.0%}, {high:.0%}]",
-            f"{format_elo(elo_difference(s.score_rate))} "
-            f"[{format_elo(elo_difference(low))}, {format_elo(elo_difference(high))}]",
+            (f"{format_elo(elo_difference(s.score_rate))} "
+             f"[{format_elo(elo_difference(low))}, {format_elo(elo_difference(high))}]"),
             f"{s.mean_margin:+.1f}", str(s.time_losses), str(s.invalid_moves),
-            f"{s.mean_cpu:.3f} s", f"{s.max_cpu:.3f} s")
+            f"{s.mean_cpu:.3f} s (max {s.max_cpu:.3f} s)")
+
+
+FAULT_WORDS = {"time": "on time", "invalid": "on invalid answers"}
+
+
+def forfeit_lines(records, width: int = 80) -> list:
+    """Why games were forfeited, one line per side and kind of fault, each cut to `width`:
+    `B lost 3 games on invalid answers (2, 5, 9): garbled output.txt: ...`, the reason
+    the first of them gave."""
+    from agent.arena.terminal import crop
+
+    lost = {}
+    for record in sorted(records, key=lambda record: record["game"]):
+        if record.get("fault") and record["winner"] is not None:
+            loser = "B" if record["winner"] == "A" else "A"
+            lost.setdefault((loser, record["fault"]), []).append(record)
+    lines = []
+    for (side, fault), games in sorted(lost.items()):
+        numbers = ", ".join(str(record["game"]) for record in games[:3]) + (", ..." if len(games) > 3 else "")
+        kind = FAULT_WORDS.get(fault, f"on {fault}")
+        reason = games[0]["reason"] or games[0]["moves"][-1].get("reason", "")
+        lines.append(crop(f"{side} lost {plural(len(games), 'game')} {kind} ({numbers})"
+                          + (f": {reason}" if reason else ""), width))
+    return lines
 
 
 def _record_line(records, side: str) -> str:
