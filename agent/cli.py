@@ -128,8 +128,7 @@ def _add_game_options(p) -> None:
     p.add_argument("--time", type=_clock_seconds, default=300.0,
                    help="CPU seconds per player per game, above 0 and up to 1e6 (default: 300)")
     p.add_argument("--seed", type=int, default=None, help="seed for the boards, at most 18 digits (default: random)")
-    p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel, >= 1; more than the CPUs here "
-                        "gets a warning (default: 1)")
+    p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel, >= 1 (default: 1)")
     p.add_argument("--paired", action="store_true",
                    help="play every board twice, each agent moving first once, and report "
                         "pairs won on total score (--games must be even)")

@@ -314,3 +314,24 @@ def test_a_game_abandoned_leaves_no_record_and_a_bad_out_is_refused_before_it(tm
     done = fruit_rage("play", "--size", 3, "--agent", "greedy", "--out", tmp_path / "no" / "game.jsonl")
     assert done.returncode == 1 and "fruit-rage play: cannot write --out" in done.stderr
     assert "Fruit Rage" not in done.stdout
+
+
+@pytest.mark.parametrize("winner, fault, scores, reason, message", [
+    ("A", None, (30, 20), "score 30 to 20", "You win. Final score: you 30, agent 20."),
+    ("B", None, (20, 30), "score 30 to 20", "You lose. Final score: you 20, agent 30."),
+    ("A", None, (20, 20), "tied at 20, more time left: 9.000 s to 3.000 s",
+     "You win: tied at 20, more time left: 9.000 s to 3.000 s. Final score: you 20, agent 20."),
+    (None, None, (20, 20), "tied at 20 with equal time left",
+     "Draw: tied at 20 with equal time left. Final score: you 20, agent 20."),
+    ("A", "invalid", (4, 9), "garbled output.txt: no move",
+     "You win: the agent's move lost, garbled output.txt: no move. Final score: you 4, agent 9."),
+    ("B", "time", (0, 9), "you ran out of time, no move within the 5.0 s left",
+     "You lose: you ran out of time, no move within the 5.0 s left. Final score: you 0, agent 9."),
+])
+def test_the_final_message_says_who_won_why_and_the_score(winner, fault, scores, reason, message):
+    from agent.arena.play_command import final_message
+    from agent.arena.referee import GameRecord
+
+    record = GameRecord(("you", "greedy"), "A", ("0",), 1, (5.0, 5.0), scores=dict(zip("AB", scores)),
+                        winner=winner, reason=reason, fault=fault)
+    assert final_message(record) == message
