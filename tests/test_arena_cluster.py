@@ -23,7 +23,8 @@ from distributed import Client, LocalCluster
 
 from agent.arena.agents import PlayerSpec
 from agent.arena.cluster import (ClusterMismatch, ClusterUnreachable, GameProcess, GameStopped, check_cluster,
-                                 check_workers, software_versions, version_differences)
+                                 check_workers, play_on_worker, software_versions,
+                                 version_differences)
 from agent.arena.match import MatchSettings, play_match_game, run_match
 from agent.engine import Limit
 from agent.players import SearchPlayer
@@ -254,8 +255,16 @@ def test_workers_of_other_versions_are_refused_naming_what_differs(local_cluster
     assert set(here) == {"fruit-rage", "Python", "dask", "distributed", "cloudpickle"}
     assert here["Python"] == "%d.%d" % sys.version_info[:2]
     check_workers(client, address, here)
-    with pytest.raises(ClusterMismatch, match=r"worker tcp://127\.0\.0\.1:\d+ of .* Python 3\.\d+ there, 2\.7 here"):
+    with pytest.raises(ClusterMismatch, match=r"worker tcp://127\.0\.0\.1:\d+ of .* than the client: "
+                                              r"Python 3\.\d+ there, 2\.7 here\. Every worker needs"):
         check_workers(client, address, {**here, "Python": "2.7"})
+
+
+def test_a_game_sent_to_a_worker_of_other_versions_is_refused_there():
+    """As by a worker that joined after the client checked the others."""
+    elsewhere = {**software_versions(), "dask": "1.0"}
+    with pytest.raises(ClusterMismatch, match=r"runs other versions than the client: dask \S+ there, 1\.0 here"):
+        play_on_worker("a-match", elsewhere, MatchSettings(games=1, size=4, types=3), 1, (GREEDY, RANDOM), 10.0)
 
 
 def test_version_differences_name_each_entry_that_differs_or_is_missing():

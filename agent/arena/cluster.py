@@ -16,6 +16,7 @@ module too and need not pay for that."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import pickle
@@ -93,7 +94,7 @@ def version_differences(here: dict, there: dict) -> list:
 def check_cluster(address: str, timeout: float = CONNECT_TIMEOUT) -> ClusterInfo:
     """Connect to the scheduler at `address`, wait for a worker and check every worker's
     versions; ClusterUnreachable or ClusterMismatch saying what is wrong."""
-    client = connect(address, timeout)
+    client = connect(address, software_versions(), timeout)
     try:
         threads = client.nthreads()
         return ClusterInfo(address, len(threads), sum(threads.values()))
@@ -101,9 +102,9 @@ def check_cluster(address: str, timeout: float = CONNECT_TIMEOUT) -> ClusterInfo
         client.close()
 
 
-def connect(address: str, timeout: float = CONNECT_TIMEOUT):
+def connect(address: str, versions: dict, timeout: float = CONNECT_TIMEOUT):
     """A distributed.Client of the scheduler at `address` with at least one worker, every
-    worker checked to run the client's versions."""
+    worker checked to run `versions` (the client's software_versions())."""
     from distributed import Client
 
     _reach(address, timeout)
@@ -117,7 +118,7 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT):
         except TimeoutError:
             raise ClusterUnreachable(f"the Dask scheduler at {address} has no workers (waited {timeout:g} s): "
                                      f"start some with `dask worker {address}`") from None
-        check_workers(client, address, software_versions())
+        check_workers(client, address, versions)
     except BaseException:
         client.close()
         raise
@@ -157,9 +158,12 @@ def check_workers(client, address: str, here: dict) -> None:
                                   f"the same version as here, with pip install '.[cluster]'")
         differences = version_differences(here, there)
         if differences:
-            raise ClusterMismatch(f"worker {worker} of {address} runs other versions: {'; '.join(differences)}. "
-                                  f"Every worker needs the same fruit-rage, Python, dask and distributed "
-                                  f"as this machine")
+            raise _mismatch(f"{worker} of {address}", differences)
+
+
+def _mismatch(worker: str, differences: list) -> ClusterMismatch:
+    return ClusterMismatch(f"worker {worker} runs other versions than the client: {'; '.join(differences)}. "
+                           f"Every worker needs the same fruit-rage, Python, dask and distributed")
 
 
 def run_on_cluster(address, settings, factories, grace, numbers, finished, *,
@@ -170,7 +174,8 @@ def run_on_cluster(address, settings, factories, grace, numbers, finished, *,
     ClusterUnreachable or ClusterMismatch; Ctrl-C cancels the games and re-raises."""
     from distributed import as_completed
 
-    client = connect(address, timeout)
+    versions = software_versions()
+    client = connect(address, versions, timeout)
     match = uuid.uuid4().hex
     in_flight = {}   # future -> game number
     results = as_completed(loop=client.loop)
@@ -181,7 +186,7 @@ def run_on_cluster(address, settings, factories, grace, numbers, finished, *,
             game = next(numbers, None)
             if game is None:
                 return
-            future = client.submit(play_on_worker, match, settings, game, factories, grace,
+            future = client.submit(play_on_worker, match, versions, settings, game, factories, grace,
                                    key=f"fruit-rage-game-{game}-{match}", pure=False)
             in_flight[future] = game
             results.add(future)
@@ -234,12 +239,31 @@ _stopped = set()     # ids of matches stopped: their games still queued here mus
 _thread_state = threading.local()   # .process: this worker thread's GameProcess
 
 
+@functools.lru_cache(maxsize=1)   # the code this worker loaded does not change
+def _worker_versions() -> dict:
+    return software_versions()
+
+
+def _worker_address() -> str:
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):   # not in a worker: a test calls the task directly
+        return f"process {os.getpid()}"
+
+
 class GameStopped(Exception):
     """A game that will not be finished: its match was stopped, or its game process died."""
 
 
-def play_on_worker(match: str, settings, game: int, factories: tuple, grace: float):
-    """A cluster task: game `game` of match `match`, in this worker thread's game process."""
+def play_on_worker(match: str, versions: dict, settings, game: int, factories: tuple, grace: float):
+    """A cluster task: game `game` of match `match`, in this worker thread's game process,
+    on a worker that runs the client's `versions` (one that joined after the match began
+    was not checked by the client)."""
+    differences = version_differences(versions, _worker_versions())
+    if differences:
+        raise _mismatch(_worker_address(), differences)
     process = getattr(_thread_state, "process", None)
     if process is None or not process.usable:
         process = _thread_state.process = GameProcess()
