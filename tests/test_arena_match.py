@@ -267,9 +267,13 @@ def test_every_line_of_a_match_fits_80_columns(tmp_path):
 @pytest.mark.parametrize("agent", [
     "python3 -m agent.baselines greedy", "FRUIT=1 OTHER='a b' python3 x.py", "cd /tmp && ./agent",
     "$HOME/agent", "exec java -jar /x/agent.jar", "'unbalanced quote",
+    "PYTHONPATH=/x python3 -m agent move --depth 2",   # a module, and a folder of that name here
+    "python3 /x/agent.py --data agent input.txt",       # a folder's name; the move's own input
 ])
-def test_commands_that_may_run_are_let_through(agent):
+def test_commands_that_may_run_are_let_through(agent, monkeypatch):
+    monkeypatch.chdir(PROJECT_ROOT)   # which holds agent/ and README.md
     assert command_problem(agent) is None
+    assert command_problem("python3 /x/agent.py README.md").startswith("README.md is a relative path")
 
 
 def test_a_long_match_does_not_queue_its_games_up_front(monkeypatch):

@@ -58,11 +58,11 @@ def test_a_game_s_margin_is_read_after_whole_rounds_only():
     phases = match_phases([record], parts=3)
     assert phases.margins == {"A": [[-5, -5, -4]], "B": []} and phases.cpu == [0.5, 0.0, 0.25]
     assert phases_table(phases).splitlines()[3:] == [
-        "fruit gone   A first, 1 game   A CPU s a game",
-        "---------------------------------------------",
-        "       33%              -5.0             0.50",
-        "       67%              -5.0             0.00",
-        "      100%              -4.0             0.25"]
+        "fruit gone   A first, 1 game   alpha CPU s a game",
+        "-------------------------------------------------",
+        "       33%              -5.0                 0.50",
+        "       67%              -5.0                 0.00",
+        "      100%              -4.0                 0.25"]
 
 
 def python_bootstrap(values: list, resamples: int, seed: int) -> tuple:
@@ -129,7 +129,7 @@ def test_the_command_prints_the_table_and_refuses_bad_input(tmp_path):
     lines = done.stdout.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("fruit gone"))
     assert [line.split()[0] for line in lines[header + 2:]] == ["20%", "40%", "60%", "80%", "100%"]
-    assert "A CPU s a game" in lines[header] and "[95% interval] by bootstrap" in done.stdout
+    assert "alpha CPU s a game" in lines[header] and "[95% interval] by bootstrap" in done.stdout
     faulted = tmp_path / "faulted.jsonl"
     faulted.write_text(json.dumps(random_game_record(1, 4, 3, fault_at=0)) + "\n")
     no_board = tmp_path / "no_board.jsonl"

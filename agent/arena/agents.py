@@ -112,19 +112,19 @@ def command_problem(text: str):
             return f"{program} is not an executable file"
     elif shutil.which(program) is None:
         return f"{program}: command not found"
-    for word in words[1:]:
+    for before, word in zip(words, words[1:]):
         path = word.partition("=")[2] if word.startswith("-") else word   # --weights=net.bin
-        if _names_a_relative_path(path):
+        if before != "-m" and _names_a_relative_path(path):   # python's -m takes a module
             return _relative(path)
     return None
 
 
 def _names_a_relative_path(word: str) -> bool:
-    """A word that is a path relative to this folder: one that exists here (a script, a
-    data file), or one starting ./ or ../."""
+    """A word that is a path relative to this folder: a file that is here (a script, a
+    data file), or a path starting ./ or ../."""
     if not word or os.path.isabs(word) or word in _PROTOCOL_FILES:
         return False
-    return word.startswith(("./", "../")) or os.path.exists(word)
+    return word.startswith(("./", "../")) or os.path.isfile(word)
 
 
 def _relative(path: str) -> str:

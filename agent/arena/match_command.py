@@ -181,10 +181,9 @@ def run(args) -> int:
         if args.paired:
             print("\n".join(paired_stats(pairs.pairs).lines()))
     if decision[0] is not None:
-        verdict = f"SPRT ({decision[0].statistic}): {decision[0].describe()}"
-        after = f"after {plural(decision[0].pairs, 'pair')}"
-        fits = len(verdict) + 2 + len(after) <= terminal_width(sys.stdout)
-        print(verdict + (", " if fits else "\n  ") + after)
+        after = f"after {plural(decision[0].pairs, 'pair')}: {decision[0].describe()}"
+        line = f"SPRT ({decision[0].statistic}) {after}"
+        print(line if len(line) <= terminal_width(sys.stdout) else f"SPRT {after}")   # the test is the one asked for
     return 130 if interrupted else 1 if failure else 0
 
 

@@ -113,7 +113,7 @@ def phases_table(phases: Phases, width: int = 80) -> str:
             columns.append(f"A {label}, {plural(len(games), 'game')}")
             cells.append(_means_with_intervals(games))
     if phases.games:
-        columns.append("A CPU s a game")
+        columns.append(f"{agents['A']} CPU s a game")
         cells.append([f"{seconds / phases.games:.2f}" for seconds in phases.cpu])
     table = new_table(*columns, right_aligned=columns)
     for row in zip(*cells):
