@@ -27,6 +27,15 @@ def greedy_pair(core_board) -> int:
     return sizes[0] ** 2 - sizes[1] ** 2
 
 
+def greedy_exchange(core_board) -> int:
+    """The mover takes a largest group, the opponent the largest group that leaves
+    (agent.features.greedy_exchange_value, from the core's groups)."""
+    from agent.fast_features import greedy_exchange as exchange
+
+    groups = core_board.groups()
+    return exchange(core_board, groups, max((len(cells) for cells in groups), default=0))
+
+
 def candidates(core_board, width: int) -> list:
     """[(cell, child core board, points)] for the `width` moves of highest points minus
     the greedy-pair value of the position they leave (ties in the core's group order)."""
@@ -82,6 +91,12 @@ class TwoPlyPlayer:
 def greedy_pair_player(width: int = 8) -> TwoPlyPlayer:
     """The two-ply search with the evaluation the agent's search uses now."""
     return TwoPlyPlayer(greedy_pair, width, f"two-ply(greedy-pair,w={width})")
+
+
+def greedy_exchange_player(width: int = 8) -> TwoPlyPlayer:
+    """The two-ply search with the greedy exchange at its leaves: the greedy pair with the
+    merges that taking the largest group makes."""
+    return TwoPlyPlayer(greedy_exchange, width, f"two-ply(greedy-exchange,w={width})")
 
 
 def fitted_player(weights: str, width: int = 8) -> TwoPlyPlayer:

@@ -21,7 +21,7 @@ from agent.eval_search import (
     greedy_pair_player,
 )
 from agent.eval_tuning_command import add_arguments, run
-from agent.features import FEATURE_NAMES, feature_vector
+from agent.features import FEATURE_NAMES, feature_vector, greedy_exchange_value
 from agent.rules import (
     greedy_pair_value,
     groups,
@@ -204,6 +204,12 @@ def test_candidates_are_the_best_moves_by_points_less_the_greedy_pair_they_leave
         assert (child.rows(), points) == play(grid, cell)
 
 
+def test_the_greedy_exchange_at_the_leaves_is_the_feature():
+    for seed in range(20):
+        grid = random_board(seed, 6, 3)
+        assert greedy_exchange(Board(grid).core()) == greedy_exchange_value(grid)
+
+
 def test_the_two_ply_players_play_whole_games(tmp_path):
     path = tmp_path / "w.json"
     path.write_text(json.dumps(tuning.tune(small_records(6), seed=3, per_game=5).to_json()))
@@ -211,5 +217,8 @@ def test_the_two_ply_players_play_whole_games(tmp_path):
                      clocks=(30, 30))
     assert game.fault is None and sum(game.scores.values()) > 0
     assert game.agents == ("two-ply(fitted,w=3)", "two-ply(greedy-pair,w=3)")
+    game = play_game(greedy_exchange_player(width=2), greedy_pair_player(width=2), Board.random(3, 6, 3),
+                     clocks=(30, 30))
+    assert game.fault is None and game.agents[0] == "two-ply(greedy-exchange,w=2)"
     with pytest.raises(ValueError, match="width"):
         TwoPlyPlayer(greedy_pair, width=0)
