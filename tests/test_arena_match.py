@@ -173,9 +173,15 @@ def test_a_write_to_out_that_fails_stops_the_match_with_a_message():
     (("play", "--agent", "greedy", "--first", "agent", "--size", "3"), "game abandoned"),
 ])
 def test_a_move_that_cannot_be_prepared_stops_with_a_message(tmp_path, monkeypatch, capsys, args, stopped):
+    from agent.arena.referee import stop_shared_runners
+
     missing = tmp_path / "missing"   # e.g. a batch job's TMPDIR removed, or /tmp full
     monkeypatch.setattr(tempfile, "tempdir", str(missing))
-    assert main(list(args)) == 1
+    stop_shared_runners()   # a runner an earlier test of this process made has its folder already
+    try:
+        assert main(list(args)) == 1
+    finally:
+        stop_shared_runners()
     err = capsys.readouterr().err
     assert (f"fruit-rage {args[0]}: cannot make a folder for a move in {missing}: "
             f"No such file or directory; {stopped}") in err
