@@ -17,6 +17,8 @@ from agent.eval_search import (
     TwoPlyPlayer,
     candidates,
     fitted_player,
+    greedy_exchange,
+    greedy_exchange_player,
     greedy_pair,
     greedy_pair_player,
 )
