@@ -1,14 +1,16 @@
 """Matches on a Dask cluster (agent.arena.cluster): on a LocalCluster they give the records
 a local run gives, each game once, with in-process players charged only their own CPU;
-a real `dask scheduler` and two `dask worker`s on 127.0.0.1 finish a match when a worker is
-killed mid-game; an early stop and Ctrl-C cancel the games left and stop those running;
-an unreachable cluster, one without workers, and workers of other versions are refused
-before any game; and the game process on its own."""
+a real `dask scheduler` and two `dask worker`s on 127.0.0.1 finish a match when a worker
+is killed mid-game, and stop it with ClusterLost when the scheduler is; an early stop and
+Ctrl-C cancel the games left and stop those running; an unreachable cluster, one without
+workers, and workers of other versions are refused before any game; and the game process
+on its own."""
 from __future__ import annotations
 
 import contextlib
 import functools
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -22,8 +24,8 @@ import pytest
 from distributed import Client, LocalCluster
 
 from agent.arena.agents import PlayerSpec
-from agent.arena.cluster import (ClusterMismatch, ClusterUnreachable, GameProcess, GameStopped, check_cluster,
-                                 check_workers, play_on_worker, software_versions,
+from agent.arena.cluster import (ClusterLost, ClusterMismatch, ClusterUnreachable, GameProcess, GameStopped,
+                                 check_cluster, check_workers, play_on_worker, software_versions,
                                  version_differences)
 from agent.arena.match import MatchSettings, play_match_game, run_match
 from agent.engine import Limit
@@ -90,19 +92,28 @@ def runs(process, script: str) -> bool:
 
 def playing_game_processes(script: str, within: float = 30.0) -> list:
     """The game processes running a move of `script`, once there is one (waiting up to
-    `within` seconds)."""
+    `within` seconds); [] when none does by then."""
     deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
+    while True:
         playing = []
         for process in psutil.process_iter():
             with contextlib.suppress(psutil.Error):
                 if runs(process, "serve_games") and any(runs(child, script)
                                                         for child in process.children(recursive=True)):
                     playing.append(process)
-        if playing:
+        if playing or time.monotonic() > deadline:
             return playing
         time.sleep(0.05)
-    raise AssertionError(f"no move of {script} started within {within:g} s")
+
+
+def braked_burner(tmp_path) -> tuple:
+    """A command agent that burns 0.2 s of CPU a move, or 60 s once the brake file
+    exists: (its command, the brake, what the command line of a braked move holds). A
+    game that meets the brake lasts a minute more: stopped, it ends at once."""
+    burn = scripted_agent(tmp_path, "burn")
+    brake = tmp_path / "brake"
+    move = f'if [ -e {shlex.quote(str(brake))} ]; then s=60; else s=0.2; fi; exec {burn} "$s"'
+    return f"sh -c {shlex.quote(move)}", brake, f"{tmp_path / 'burn.py'} 60"
 
 
 def scheduler_tasks(client) -> int:
@@ -135,10 +146,11 @@ def local_cluster_of(workers: int, threads: int):
         yield cluster.scheduler_address, client
     finally:
         started = new_descendants(before)
+        commands = {p.pid: cmdline_of(p) for p in started}
         client.close()
         cluster.close()
         left = end_processes(started)
-        assert not left, f"left running after the cluster closed: {[(p.pid, cmdline_of(p)) for p in left]}"
+        assert not left, f"left running after the cluster closed: {[commands[p.pid] for p in left]}"
 
 
 @pytest.fixture(scope="module")
@@ -199,20 +211,27 @@ def test_in_process_players_are_charged_their_own_cpu_on_a_worker_of_two_threads
 
 def test_an_early_stop_cancels_the_games_left_and_stops_those_running(local_cluster, tmp_path):
     address, client = local_cluster
-    burn = scripted_agent(tmp_path, "burn", 0.2)
-    script = str(tmp_path / "burn.py")
-    stopped = []
+    burner, brake, braked_move = braked_burner(tmp_path)
+    stopped, handed = [], []
 
-    def stop_at_first(record):
-        stopped.extend(playing_game_processes(script))
-        return False
+    def stop_once_a_game_is_braked(record):
+        handed.append(record.game)
+        brake.touch()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            stopped.extend(playing_game_processes(braked_move, within=0.2))
+            if stopped:
+                return False
+            if not any(client.processing().values()):
+                return True   # no game runs now: the next one meets the brake
+        raise AssertionError("no game met the brake")
 
-    result = run_match(PlayerSpec(burn), GREEDY, MatchSettings(games=10, size=6, types=3, time=60, seed=4),
-                       cluster=address, on_record=stop_at_first)
-    assert len(result.records) == 1
+    result = run_match(PlayerSpec(burner), GREEDY, MatchSettings(games=10, size=6, types=3, time=120, seed=4),
+                       cluster=address, on_record=stop_once_a_game_is_braked)
+    assert [r.game for r in result.records] == sorted(handed) and len(handed) < 10
     # A game process plays game after game: it ends only when its game is stopped.
     assert stopped and not end_processes(stopped)
-    assert gone(script)
+    assert gone(braked_move)
     assert wait_for_no_tasks(client) == 0
     after = run_match(GREEDY, RANDOM, MatchSettings(games=2, size=4, types=3, time=10, seed=4), cluster=address)
     assert [r.game for r in after.records] == [1, 2]
@@ -220,14 +239,13 @@ def test_an_early_stop_cancels_the_games_left_and_stops_those_running(local_clus
 
 def test_ctrl_c_in_the_client_cancels_the_match_and_stops_its_games(local_cluster, tmp_path):
     address, client = local_cluster
-    burn = scripted_agent(tmp_path, "burn", 0.2)
-    script = str(tmp_path / "burn.py")
+    burner, brake, braked_move = braked_burner(tmp_path)
     program = f"""
 import sys
 from agent.arena.agents import PlayerSpec
 from agent.arena.match import MatchSettings, run_match
 try:
-    run_match(PlayerSpec({burn!r}), PlayerSpec("greedy"), MatchSettings(games=8, size=6, types=3, time=60, seed=2),
+    run_match(PlayerSpec({burner!r}), PlayerSpec("greedy"), MatchSettings(games=8, size=6, types=3, time=120, seed=2),
               cluster={address!r})
 except KeyboardInterrupt:
     print("interrupted")
@@ -236,7 +254,9 @@ except KeyboardInterrupt:
     match = subprocess.Popen([sys.executable, "-c", program], cwd=PROJECT_ROOT, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     try:
-        playing = playing_game_processes(script, within=60)
+        brake.touch()
+        playing = playing_game_processes(braked_move, within=60)
+        assert playing
         match.send_signal(signal.SIGINT)
         out, err = match.communicate(timeout=60)
     finally:
@@ -245,7 +265,7 @@ except KeyboardInterrupt:
     assert match.returncode == 130 and out.strip() == "interrupted", err
     assert "Traceback" not in err
     assert not end_processes(playing)
-    assert gone(script)
+    assert gone(braked_move)
     assert wait_for_no_tasks(client) == 0
 
 
@@ -253,7 +273,7 @@ def test_workers_of_other_versions_are_refused_naming_what_differs(local_cluster
     address, client = local_cluster
     here = software_versions()
     assert set(here) == {"fruit-rage", "Python", "dask", "distributed", "cloudpickle"}
-    assert here["Python"] == "%d.%d" % sys.version_info[:2]
+    assert here["Python"] == "{}.{}".format(*sys.version_info[:2])
     check_workers(client, address, here)
     with pytest.raises(ClusterMismatch, match=r"worker tcp://127\.0\.0\.1:\d+ of .* than the client: "
                                               r"Python 3\.\d+ there, 2\.7 here\. Every worker needs"):
@@ -300,14 +320,14 @@ def test_a_scheduler_without_workers_is_refused():
 @pytest.fixture
 def cli_cluster(tmp_path):
     """A `dask scheduler` and two `dask worker` processes (nanny and worker, each in its
-    own process group) on 127.0.0.1: (address, a client, the two workers' processes)."""
+    own process group) on 127.0.0.1: (address, a client, the scheduler's process, the two
+    workers' processes)."""
     scheduler_file = tmp_path / "scheduler.json"
     env = {**os.environ, **WORKER_ENV}
     processes = []
 
     def start(module, *args):
-        log = open(tmp_path / f"{module.rsplit('.', 1)[1]}-{len(processes)}.log", "w")
-        with log:
+        with open(tmp_path / f"{module.rsplit('.', 1)[1]}-{len(processes)}.log", "w") as log:
             processes.append(subprocess.Popen([sys.executable, "-m", module, *args], env=env, stdout=log,
                                               stderr=subprocess.STDOUT, start_new_session=True))
 
@@ -324,7 +344,7 @@ def cli_cluster(tmp_path):
             time.sleep(0.1)
         client = Client(scheduler_file=str(scheduler_file), timeout=30, set_as_default=False)
         client.wait_for_workers(2, timeout=60)
-        yield client.scheduler.address, client, processes[1:]
+        yield client.scheduler.address, client, processes[0], processes[1:]
     finally:
         started = [child for process in processes if psutil.pid_exists(process.pid)
                    for child in psutil.Process(process.pid).children(recursive=True)]
@@ -339,7 +359,7 @@ def cli_cluster(tmp_path):
 
 
 def test_a_match_goes_on_when_a_worker_is_killed_mid_game(cli_cluster, tmp_path):
-    address, client, workers = cli_cluster
+    address, client, _, workers = cli_cluster
     burn = scripted_agent(tmp_path, "burn", 0.2)
     script = str(tmp_path / "burn.py")
     victim = workers[0]
@@ -351,9 +371,9 @@ def test_a_match_goes_on_when_a_worker_is_killed_mid_game(cli_cluster, tmp_path)
         """Once a move of the victim's game process runs, kill the victim's nanny and worker."""
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
+            keys = client.processing()[victim_address]
             tree = psutil.Process(victim.pid).children(recursive=True)
-            if any(runs(process, script) for process in tree):
-                keys = client.processing()[victim_address]
+            if keys and any(runs(process, script) for process in tree):
                 os.killpg(victim.pid, signal.SIGKILL)
                 killed.update(games=[int(key.split("-")[3]) for key in keys], tree=tree)
                 return
@@ -414,3 +434,25 @@ def test_a_stopped_game_process_kills_its_move_and_exits(tmp_path):
     assert outcome and outcome[0].startswith("game 1: its game process ended")
     assert process.process.wait(timeout=10) is not None and not process.usable
     assert gone(script)
+
+
+def test_a_lost_scheduler_stops_the_match_with_cluster_lost(cli_cluster, tmp_path):
+    address, _, scheduler, _ = cli_cluster
+    burn = scripted_agent(tmp_path, "burn", 0.2)
+    script = str(tmp_path / "burn.py")
+
+    def kill_scheduler_mid_game():
+        playing_game_processes(script, within=60)
+        os.killpg(scheduler.pid, signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_scheduler_mid_game)
+    killer.start()
+    handed = []
+    try:
+        with pytest.raises(ClusterLost, match=f"game [12] was lost with the Dask scheduler at {address} "
+                                              r"\(scheduler-connection-lost\)"):
+            run_match(PlayerSpec(burn), GREEDY, MatchSettings(games=6, size=6, types=3, time=60, seed=9),
+                      cluster=address, on_record=handed.append)
+    finally:
+        killer.join()
+    assert handed == []

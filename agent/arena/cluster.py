@@ -28,6 +28,7 @@ import sys
 import threading
 import uuid
 import warnings
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,7 +70,7 @@ def software_versions() -> dict:
     from agent import __version__
 
     return {"fruit-rage": f"{__version__} (source {source_digest()})",
-            "Python": "%d.%d" % sys.version_info[:2],
+            "Python": "{}.{}".format(*sys.version_info[:2]),
             "dask": dask.__version__,
             "distributed": distributed.__version__,
             "cloudpickle": cloudpickle.__version__}
@@ -191,6 +192,7 @@ def run_on_cluster(address, settings, factories, grace, numbers, finished, *,
             in_flight[future] = game
             results.add(future)
 
+    completed = False
     try:
         start_games()
         for future in results:
@@ -200,9 +202,10 @@ def run_on_cluster(address, settings, factories, grace, numbers, finished, *,
             if not finished(_record(future, game, address)):
                 return
             start_games()
+        completed = True
     finally:
         try:
-            if in_flight:
+            if not completed:
                 _cancel(client, match, list(in_flight))
         finally:
             client.close()
@@ -218,18 +221,19 @@ def _record(future, game: int, address: str):
     except KilledWorker:
         raise ClusterLost(f"game {game}: every worker that played it died, and Dask gave up on it "
                           f"(distributed.scheduler.allowed-failures)") from None
-    except Exception as error:
-        if future.status == "cancelled":
-            raise ClusterLost(f"game {game} was lost with the scheduler at {address}: {error}") from None
-        raise
+    except CancelledError as error:   # not by this client, which stops waiting before it cancels
+        raise ClusterLost(f"game {game} was lost with the Dask scheduler at {address} "
+                          f"({getattr(error, 'reason', 'cancelled')})") from None
 
 
 def _cancel(client, match: str, futures: list) -> None:
-    """Cancel the games not finished, and stop those running on the workers: Dask cannot
-    stop a running task itself."""
-    with contextlib.suppress(Exception):   # a cluster already gone has nothing left to stop
-        client.cancel(futures)
+    """Stop the match's games running on the workers (Dask cannot stop a running task)
+    and refuse those still to start there, then cancel the futures. Each step is tried
+    even when the other fails: a cluster already gone has nothing left to stop."""
+    with contextlib.suppress(Exception):
         client.run(stop_match_games, match, on_error="ignore")
+    with contextlib.suppress(Exception):
+        client.cancel(futures)
 
 
 # The worker's side. Module state of each worker process.
@@ -253,7 +257,7 @@ def _worker_address() -> str:
         return f"process {os.getpid()}"
 
 
-class GameStopped(Exception):
+class GameStopped(ClusterError):
     """A game that will not be finished: its match was stopped, or its game process died."""
 
 
