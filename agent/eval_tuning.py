@@ -170,6 +170,7 @@ class TuningResult:
     evaluation: FittedEvaluation
     seed: int
     ridge: float
+    dropped: tuple        # features held at weight 0
     label: str
     games: tuple          # (trained on, held out)
     positions: tuple      # (trained on, held out)
@@ -181,7 +182,7 @@ class TuningResult:
     def to_json(self) -> dict:
         return {"format": WEIGHTS_FORMAT, "features": list(FEATURE_NAMES),
                 "weights": list(self.evaluation.weights), "intercept": self.evaluation.intercept,
-                "seed": self.seed, "ridge": self.ridge, "label": self.label,
+                "seed": self.seed, "ridge": self.ridge, "dropped": list(self.dropped), "label": self.label,
                 "games": {"train": self.games[0], "heldout": self.games[1]},
                 "positions": {"train": self.positions[0], "heldout": self.positions[1]},
                 "r2": {"train": self.r2_train, "heldout": self.r2_heldout,
@@ -190,19 +191,25 @@ class TuningResult:
 
 
 def tune(records: list, *, seed: int = 1, per_game: int = 20, heldout: float = 0.25, ridge: float = 1.0,
-         label_depth: Optional[int] = None) -> TuningResult:
+         label_depth: Optional[int] = None, dropped: tuple = ()) -> TuningResult:
     """Fit the evaluation's weights on the positions of `records` (game records as
-    `match --out` writes them), holding a share of the games out to measure it."""
+    `match --out` writes them), holding a share of the games out to measure it; the
+    `dropped` features keep weight 0 (to measure what they add)."""
+    unknown = sorted(set(dropped) - set(FEATURE_NAMES))
+    if unknown:
+        raise ValueError(f"no feature {', '.join(unknown)} (there are {', '.join(FEATURE_NAMES)})")
+    kept = [i for i, name in enumerate(FEATURE_NAMES) if name not in dropped]
     positions = sample_positions(records, per_game, seed, label_depth)
     games = len({p.game for p in positions})
     kept_out = held_out_games(games, heldout, seed)
     features, labels = feature_matrix(positions), np.array([p.label for p in positions])
     test = np.array([p.game in kept_out for p in positions])
-    weights, intercept = fit_ridge(features[~test], labels[~test], ridge)
+    weights = np.zeros(len(FEATURE_NAMES))
+    weights[kept], intercept = fit_ridge(features[~test][:, kept], labels[~test], ridge)
     baseline = features[:, FEATURE_NAMES.index(BASELINE_FEATURE)]
     scale, offset = fit_ridge(baseline[~test, None], labels[~test], 0.0)
     return TuningResult(
-        FittedEvaluation(tuple(float(w) for w in weights), intercept), seed, ridge,
+        FittedEvaluation(tuple(float(w) for w in weights), intercept), seed, ridge, tuple(dropped),
         "margin to come" if label_depth is None else f"search value at depth {label_depth}",
         (games - len(kept_out), len(kept_out)), (int((~test).sum()), int(test.sum())),
         r_squared(labels[~test], features[~test] @ weights + intercept),

@@ -30,6 +30,9 @@ def add_arguments(p) -> None:
     p.add_argument("--ridge", type=_checked(float, lambda v: 0 <= v < float("inf"), "a number >= 0"),
                    default=1.0,
                    help="ridge penalty on the standardised weights, >= 0 (default: 1)")
+    p.add_argument("--drop", action="append", default=[], metavar="FEATURE",
+                   help="keep this feature's weight at 0, to measure what it adds (repeatable); the "
+                        "features: " + ", ".join(FEATURE_NAMES))
     p.add_argument("--label-depth", type=_checked(int, lambda v: 1 <= v <= 12, "1..12"), default=None,
                    metavar="D",
                    help="label the positions with the agent's search value at depth D, 1..12 (slow on "
@@ -59,12 +62,13 @@ def run(args) -> int:
     try:
         records = [record for path in args.records for record in read_records(path)]
         result = tune(records, seed=args.seed, per_game=args.per_game, heldout=args.heldout,
-                      ridge=args.ridge, label_depth=args.label_depth)
+                      ridge=args.ridge, label_depth=args.label_depth, dropped=tuple(args.drop))
     except ValueError as error:
         print(f"fruit-rage tune-eval: {error}", file=sys.stderr)
         return 2
     print(f"{result.label}: {result.positions[0]} positions of {result.games[0]} games fitted, "
-          f"{result.positions[1]} of {result.games[1]} held out (seed {result.seed}, ridge {result.ridge:g})")
+          f"{result.positions[1]} of {result.games[1]} held out (seed {result.seed}, ridge {result.ridge:g}"
+          + (f", without {', '.join(result.dropped)}" if result.dropped else "") + ")")
     print(f"R^2 train {result.r2_train:.3f}, held out {result.r2_heldout:.3f}; greedy pair alone "
           f"on the held-out games {result.r2_greedy_pair:.3f} (scaled to fit: {result.r2_greedy_pair_fitted:.3f})")
     for name, weight in zip(FEATURE_NAMES, result.evaluation.weights):

@@ -224,3 +224,13 @@ def test_the_two_ply_players_play_whole_games(tmp_path):
     assert game.fault is None and game.agents[0] == "two-ply(greedy-exchange,w=2)"
     with pytest.raises(ValueError, match="width"):
         TwoPlyPlayer(greedy_pair, width=0)
+
+
+def test_a_dropped_feature_keeps_weight_zero(tmp_path, capsys):
+    result = tuning.tune(small_records(6), seed=3, per_game=5, dropped=("greedy_pair", "merge_max"))
+    weights = dict(zip(FEATURE_NAMES, result.evaluation.weights))
+    assert weights["greedy_pair"] == weights["merge_max"] == 0 and weights["alternating"] != 0
+    assert result.to_json()["dropped"] == ["greedy_pair", "merge_max"]
+    records = write_records(tmp_path / "games.jsonl", small_records(3))
+    assert tune_eval(records, "--drop", "greedy_pear", "--out", tmp_path / "w.json") == 2
+    assert "no feature greedy_pear" in capsys.readouterr().err
