@@ -24,8 +24,8 @@ import pytest
 from distributed import Client, LocalCluster
 
 from agent.arena.agents import PlayerSpec
-from agent.arena.cluster import (ClusterLost, ClusterMismatch, ClusterUnreachable, GameProcess, GameStopped,
-                                 check_cluster, check_workers, play_on_worker, software_versions,
+from agent.arena.cluster import (ClusterError, ClusterLost, ClusterMismatch, ClusterUnreachable, GameProcess,
+                                 GameStopped, check_cluster, check_workers, play_on_worker, software_versions,
                                  version_differences)
 from agent.arena.match import MatchSettings, play_match_game, run_match
 from agent.engine import Limit
@@ -309,6 +309,14 @@ def test_an_unreachable_cluster_is_refused_before_any_game():
     assert handed == []
     with pytest.raises(ClusterUnreachable, match="'nowhere://x' is not a Dask scheduler address"):
         check_cluster("nowhere://x")
+
+
+def test_without_distributed_a_cluster_is_refused_naming_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)   # what a missing package imports as
+    with pytest.raises(ClusterError, match=r"pip install 'fruit-rage\[cluster\]' \(distributed is missing\)"):
+        check_cluster("tcp://127.0.0.1:8786")
+    with pytest.raises(ClusterError, match=r"fruit-rage\[cluster\]"):
+        run_match(GREEDY, RANDOM, MatchSettings(games=2, size=4, types=3), cluster="tcp://127.0.0.1:8786")
 
 
 def test_a_scheduler_without_workers_is_refused():

@@ -95,12 +95,21 @@ def version_differences(here: dict, there: dict) -> list:
 def check_cluster(address: str, timeout: float = CONNECT_TIMEOUT) -> ClusterInfo:
     """Connect to the scheduler at `address`, wait for a worker and check every worker's
     versions; ClusterUnreachable or ClusterMismatch saying what is wrong."""
+    _require_distributed()
     client = connect(address, software_versions(), timeout)
     try:
         threads = client.nthreads()
         return ClusterInfo(address, len(threads), sum(threads.values()))
     finally:
         client.close()
+
+
+def _require_distributed() -> None:
+    try:
+        import distributed  # noqa: F401
+    except ImportError as error:
+        raise ClusterError(f"a Dask cluster needs the cluster extra: pip install 'fruit-rage[cluster]' "
+                           f"({error.name or error} is missing)") from None
 
 
 def connect(address: str, versions: dict, timeout: float = CONNECT_TIMEOUT):
@@ -173,6 +182,7 @@ def run_on_cluster(address, settings, factories, grace, numbers, finished, *,
     cluster at `address`, handing each GameRecord to `finished` in this thread; stop,
     cancelling the games in flight, when it returns False. Fails before any game with
     ClusterUnreachable or ClusterMismatch; Ctrl-C cancels the games and re-raises."""
+    _require_distributed()
     from distributed import as_completed
 
     versions = software_versions()
