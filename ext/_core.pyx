@@ -18,30 +18,35 @@ from bits cimport ctz
 from core_types cimport MAX_N, Group, GroupList, Position
 
 
+cdef class _Block:
+    """`size` bytes of C memory, freed with this object: scratch for the edge."""
+    cdef void *data
+
+    def __cinit__(self, size_t size, str what):
+        self.data = malloc(size if size else 1)
+        if self.data == NULL:
+            raise MemoryError(what)
+
+    def __dealloc__(self):
+        free(self.data)
+
+
 cdef class _GroupLists:
-    """`count` group lists for plies of one position, in C memory freed with this object:
-    scratch for the edge."""
+    """`count` group lists for plies of one position, with room for `room` groups each."""
     cdef GroupList *lists
-    cdef Group *groups
-    cdef uint32_t *pool
+    cdef _Block lists_block, groups_block, pool_block
 
     def __cinit__(self, int count, int room):
         cdef int p
         room = max(room, 1)
-        self.lists = <GroupList *> malloc(count * sizeof(GroupList))
-        self.groups = <Group *> malloc(count * room * sizeof(Group))
-        self.pool = <uint32_t *> malloc(count * room * sizeof(uint32_t))
-        if self.lists == NULL or self.groups == NULL or self.pool == NULL:
-            raise MemoryError("group lists")
+        self.lists_block = _Block(count * sizeof(GroupList), "group lists")
+        self.groups_block = _Block(count * room * sizeof(Group), "group lists")
+        self.pool_block = _Block(count * room * sizeof(uint32_t), "group lists")
+        self.lists = <GroupList *> self.lists_block.data
         for p in range(count):
-            self.lists[p].groups = self.groups + p * room
-            self.lists[p].pool = self.pool
+            self.lists[p].groups = <Group *> self.groups_block.data + p * room
+            self.lists[p].pool = <uint32_t *> self.pool_block.data
         self.lists[0].mask_start = 0
-
-    def __dealloc__(self):
-        free(self.lists)
-        free(self.groups)
-        free(self.pool)
 
 
 cdef check_eval_kind(int kind):
@@ -171,43 +176,38 @@ cdef class Board:
         "singles" (per column). For tests against the child's groups()."""
         cdef _GroupLists scratch = _GroupLists(2, self.pos.fruit)
         cdef GroupList *groups = scratch.lists
-        cdef const Group **moves = <const Group **> malloc(max(self.pos.fruit, 1) * sizeof(Group *))
-        cdef ParentIndex *index = <ParentIndex *> malloc(sizeof(ParentIndex))
-        cdef const Group **by_size = <const Group **> malloc(max(self.pos.fruit, 1) * sizeof(Group *))
+        cdef _Block moves_block = _Block(max(self.pos.fruit, 1) * sizeof(Group *), "frontier views")
+        cdef _Block index_block = _Block(sizeof(ParentIndex), "frontier views")
+        cdef _Block by_size_block = _Block(max(self.pos.fruit, 1) * sizeof(Group *), "frontier views")
+        cdef const Group **moves = <const Group **> moves_block.data
+        cdef ParentIndex *index = <ParentIndex *> index_block.data
         cdef FrontierView view
         cdef GroupCensus seen
         cdef GroupSummary summary
         cdef Position child
         cdef Group *g
         cdef int i, j, count
-        try:
-            if moves == NULL or index == NULL or by_size == NULL:
-                raise MemoryError("frontier views")
-            list_groups(&self.pos, groups)
-            index.by_size = by_size
-            index_children(groups, self.pos.n, index)
-            found = {}
-            for i in range(groups.count):
-                g = &groups.groups[i]
-                play_group(&child, &self.pos, g, group_masks(groups, g))
-                frontier_view(groups, index, g, &child, min_size, groups + 1, &view, &seen, &summary)
-                count = all_moves(&view, moves)
-                listed = [group_cells(&child, groups, moves[j]) for j in range(count)]
-                keyed = [group_cells(&child, groups, move_with_key(&view, moves[j].key)) for j in range(count)]
-                count = largest_moves(&view, moves)
-                found[group_cells(&self.pos, groups, g)[0]] = {
-                    "moves": listed, "keyed": keyed,
-                    "largest": [group_cells(&child, groups, moves[j]) for j in range(count)],
-                    "unlisted": seen.unlisted, "largest_unlisted": seen.largest_unlisted,
-                    "multi": summary.multi_count,
-                    "largest_sizes": [summary.largest[j].size for j in range(summary.largest_count)],
-                    "singles": [summary.singles[j] for j in range(self.pos.n)],
-                }
-            return found
-        finally:
-            free(moves)
-            free(index)
-            free(by_size)
+        list_groups(&self.pos, groups)
+        index.by_size = <const Group **> by_size_block.data
+        index_children(groups, self.pos.n, index)
+        found = {}
+        for i in range(groups.count):
+            g = &groups.groups[i]
+            play_group(&child, &self.pos, g, group_masks(groups, g))
+            frontier_view(groups, index, g, &child, min_size, groups + 1, &view, &seen, &summary)
+            count = all_moves(&view, moves)
+            listed = [group_cells(&child, groups, moves[j]) for j in range(count)]
+            keyed = [group_cells(&child, groups, move_with_key(&view, moves[j].key)) for j in range(count)]
+            count = largest_moves(&view, moves)
+            found[group_cells(&self.pos, groups, g)[0]] = {
+                "moves": listed, "keyed": keyed,
+                "largest": [group_cells(&child, groups, moves[j]) for j in range(count)],
+                "unlisted": seen.unlisted, "largest_unlisted": seen.largest_unlisted,
+                "multi": summary.multi_count,
+                "largest_sizes": [summary.largest[j].size for j in range(summary.largest_count)],
+                "singles": [summary.singles[j] for j in range(self.pos.n)],
+            }
+        return found
 
     def group_count(self):
         cdef _GroupLists scratch = _GroupLists(1, self.pos.fruit)

@@ -36,7 +36,7 @@ def assert_core_evaluates_every_child_as_the_oracle(evaluation, grid):
 
 
 @each_evaluation
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(grid=grids(max_types=10))
 def test_the_core_evaluates_as_the_oracle(evaluation, grid):
     """As the search does: the position each move leaves, from the groups of the one it
