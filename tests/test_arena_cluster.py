@@ -36,7 +36,7 @@ TESTS = os.path.dirname(os.path.abspath(__file__))
 # Workers and their game processes import this module for ThreadTimeBurner.
 WORKER_ENV = {"PYTHONPATH": os.pathsep.join(filter(None, [TESTS, os.environ.get("PYTHONPATH")]))}
 GREEDY, RANDOM = PlayerSpec("greedy"), PlayerSpec("random")
-# The schedulers' HTTP servers too: on a free port of 127.0.0.1, not on 8787 of every interface.
+# Where the schedulers and workers serve HTTP: a free port of 127.0.0.1, not 8787.
 LOOPBACK_ANY_PORT = "127.0.0.1:0"
 
 
@@ -395,6 +395,7 @@ def test_a_match_goes_on_when_a_worker_is_killed_mid_game(cli_cluster, tmp_path)
                            cluster=address, on_record=lambda record: handed.append(record.game))
     finally:
         killer.join()
+    assert killed, "the victim never ran a move"
     assert len(killed["games"]) == 1
     assert sorted(handed) == [1, 2, 3, 4, 5, 6]
     assert [r.game for r in result.records] == [1, 2, 3, 4, 5, 6]
