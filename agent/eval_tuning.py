@@ -24,7 +24,7 @@ from typing import Optional
 import numpy as np
 
 from agent.board import Board, Move
-from agent.features import FEATURE_NAMES
+from agent.features import FEATURE_NAMES, MERGE_FEATURES
 
 WEIGHTS_FORMAT = 1
 BASELINE_FEATURE = "greedy_pair"
@@ -139,7 +139,14 @@ class FittedEvaluation:
     def __call__(self, position) -> float:
         from agent.fast_features import feature_vector
 
-        return self.intercept + sum(w * f for w, f in zip(self.weights, feature_vector(position)))
+        values = feature_vector(position, merges=self.uses_merges)
+        return self.intercept + sum(w * f for w, f in zip(self.weights, values))
+
+    @property
+    def uses_merges(self) -> bool:
+        """False when every feature of agent.features.MERGE_FEATURES has weight 0: they
+        need not be computed."""
+        return any(self.weights[FEATURE_NAMES.index(name)] for name in MERGE_FEATURES)
 
     @classmethod
     def load(cls, path: str) -> FittedEvaluation:

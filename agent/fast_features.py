@@ -8,7 +8,7 @@ import math
 from collections import Counter
 
 from agent._core import Board as CoreBoard
-from agent.features import LARGE_GROUP, SIZE_CLASSES
+from agent.features import LARGE_GROUP, MERGE_FEATURES, SIZE_CLASSES
 from agent.rules import EMPTY
 
 NO_GROUP = -1
@@ -22,9 +22,10 @@ def core_board(position) -> CoreBoard:
     return core() if callable(core) else CoreBoard(tuple(position))
 
 
-def feature_vector(position) -> tuple:
+def feature_vector(position, merges: bool = True) -> tuple:
     """agent.features.feature_vector of the position (an agent.Board, a core board or
-    rows), as floats."""
+    rows), as floats. merges=False leaves out the features of agent.features.MERGE_FEATURES
+    (0 in their places), which cost most of the time on a big board."""
     board = core_board(position)
     rows = board.rows()
     n = len(rows)
@@ -35,15 +36,6 @@ def feature_vector(position) -> tuple:
     heights = [n - column.count(EMPTY) for column in ("".join(col) for col in zip(*rows))]
     mean_height = sum(heights) / n
     largest_first = sorted(sizes, reverse=True) + [0, 0, 0, 0]
-    potentials = merge_potentials(board, rows, cell_groups)
-    largest = largest_first[0]
-    most = max(potentials, default=0)
-    if largest >= LARGE_GROUP:
-        parity = 1
-    elif most >= LARGE_GROUP:
-        parity = -1
-    else:
-        parity = 0
     values = (
         fruit, len(sizes), len(sizes) / fruit if fruit else 0.0,
         sum((count / fruit) ** 2 for count in counts.values()) if fruit else 0.0,
@@ -52,10 +44,25 @@ def feature_vector(position) -> tuple:
         largest_first[0] ** 2 - largest_first[1] ** 2,
         sum(s * s if i % 2 == 0 else -s * s for i, s in enumerate(largest_first[:len(sizes)])),
         largest_first[2] ** 2 - largest_first[3] ** 2, greedy_exchange(board, cell_groups, largest_first[0]),
-        sum(potential > size for size, potential in zip(sizes, potentials)),
-        most, max(0, most * most - largest * largest), parity, 1 if len(sizes) % 2 else -1,
+        *(merge_features(board, rows, cell_groups) if merges else (0,) * len(MERGE_FEATURES)),
+        1 if len(sizes) % 2 else -1,
     )
     return tuple(float(value) for value in values)
+
+
+def merge_features(board: CoreBoard, rows, cell_groups) -> tuple:
+    """joinable_groups, merge_max, merge_gain and large_group_parity of agent.features."""
+    potentials = merge_potentials(board, rows, cell_groups)
+    largest = max((len(cells) for cells in cell_groups), default=0)
+    most = max(potentials, default=0)
+    if largest >= LARGE_GROUP:
+        parity = 1
+    elif most >= LARGE_GROUP:
+        parity = -1
+    else:
+        parity = 0
+    return (sum(potential > len(cells) for cells, potential in zip(cell_groups, potentials)),
+            most, max(0, most * most - largest * largest), parity)
 
 
 def greedy_exchange(board: CoreBoard, cell_groups, largest: int) -> int:

@@ -189,6 +189,9 @@ FEATURE_NAMES = (
     "joinable_groups", "merge_max", "merge_gain", "large_group_parity", "group_count_parity",
 )
 
+# The features that need a trial removal of every group: the dearest to compute.
+MERGE_FEATURES = ("joinable_groups", "merge_max", "merge_gain", "large_group_parity")
+
 
 def feature_vector(grid) -> tuple:
     """Every feature of `grid` as floats, in the order of FEATURE_NAMES."""

@@ -23,7 +23,12 @@ from agent.eval_search import (
     greedy_pair_player,
 )
 from agent.eval_tuning_command import add_arguments, run
-from agent.features import FEATURE_NAMES, feature_vector, greedy_exchange_value
+from agent.features import (
+    FEATURE_NAMES,
+    MERGE_FEATURES,
+    feature_vector,
+    greedy_exchange_value,
+)
 from agent.rules import (
     greedy_pair_value,
     groups,
@@ -234,3 +239,13 @@ def test_a_dropped_feature_keeps_weight_zero(tmp_path, capsys):
     records = write_records(tmp_path / "games.jsonl", small_records(3))
     assert tune_eval(records, "--drop", "greedy_pear", "--out", tmp_path / "w.json") == 2
     assert "no feature greedy_pear" in capsys.readouterr().err
+
+
+def test_an_evaluation_without_merge_weights_skips_them_and_gives_the_same_value():
+    merge = {FEATURE_NAMES.index(name) for name in MERGE_FEATURES}
+    weights = tuple(0.0 if i in merge else 0.5 + i for i in range(len(FEATURE_NAMES)))
+    lean = tuning.FittedEvaluation(weights, 2.0)
+    full = tuning.FittedEvaluation(tuple(1e-300 if i in merge else w for i, w in enumerate(weights)), 2.0)
+    assert not lean.uses_merges and full.uses_merges
+    board = Board.random(5, 8, 3)
+    assert lean(board) == pytest.approx(full(board))

@@ -123,3 +123,12 @@ def test_the_names_match_the_vector():
 def test_the_docstring_example():
     failed, attempted = doctest.testmod(features)
     assert attempted > 0 and failed == 0
+
+
+def test_without_merges_the_merge_features_are_zero_and_the_rest_the_same():
+    rng = random.Random(31)
+    for _ in range(30):
+        grid = random_grid(rng, rng.randint(1, 9), rng.randint(1, 5), rng.choice([0.0, 0.5]))
+        full, plain = fast_features.feature_vector(grid), fast_features.feature_vector(grid, merges=False)
+        for name, with_merges, without in zip(features.FEATURE_NAMES, full, plain):
+            assert without == (0.0 if name in features.MERGE_FEATURES else with_merges)
