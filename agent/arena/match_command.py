@@ -192,11 +192,8 @@ def cluster_problem(address) -> str:
     for, or one that answers with matching workers). Asked before the first game."""
     if not address:
         return ""
-    try:
-        from agent.arena.cluster import ClusterError, check_cluster
-    except ImportError as error:
-        return (f"--cluster needs the cluster extra: pip install 'fruit-rage[cluster]' "
-                f"({error.name or error} is missing)")
+    from agent.arena.cluster import ClusterError, check_cluster
+
     try:
         check_cluster(address)
     except ClusterError as error:
@@ -206,10 +203,8 @@ def cluster_problem(address) -> str:
 
 def _is_cluster_error(error: Exception) -> bool:
     """A cluster that failed mid-match (a lost scheduler): stop with its message."""
-    try:
-        from agent.arena.cluster import ClusterError
-    except ImportError:
-        return False
+    from agent.arena.cluster import ClusterError
+
     return isinstance(error, ClusterError)
 
 
