@@ -295,13 +295,15 @@ cdef class Searcher:
     opponent_model: MODEL_NONE (the opponent replies its best) or MODEL_GREEDY (it takes a
     largest group; of several, the one worst for us): values are then margins against
     that opponent, not against the best one.
+    frontier_shortcut: False makes every node one ply above the horizon list its groups
+    whole instead of reading them from its parent's; the same search, slower (for tests).
     """
     cdef SearchState s
     cdef Board board
 
     def __cinit__(self, Board board, int tt_bits=20, int ordering=ORDER_ALL,
                   int eval_kind=EVAL_GREEDY_PAIR, bint alpha_beta=True, int reduction=0,
-                  int full_moves=4, int opponent_model=MODEL_NONE):
+                  int full_moves=4, int opponent_model=MODEL_NONE, bint frontier_shortcut=True):
         if not 0 <= tt_bits <= 28:
             raise ValueError("tt_bits must be 0..28")
         if not (0 <= reduction <= 8 and full_moves >= 0):
@@ -318,6 +320,7 @@ cdef class Searcher:
         self.s.config.reduction = reduction
         self.s.config.full_moves = full_moves
         self.s.config.opponent_model = opponent_model
+        self.s.config.frontier_shortcut = frontier_shortcut
         self.s.ordering.flags = ordering
         self.s.root.move = NO_MOVE
         if tt_bits and alpha_beta and not table_allocate(&self.s.table, tt_bits):

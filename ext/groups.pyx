@@ -140,6 +140,11 @@ cdef inline void band_of(const Group *move, int n, int *band_lo, int *band_hi) n
     band_hi[0] = move.hi + 1 if move.hi + 1 < n else n - 1
 
 
+cdef inline bint in_band(const Group *g, int band_lo, int band_hi) noexcept nogil:
+    """Whether the columns of `g` meet the band."""
+    return g.hi >= band_lo and g.lo <= band_hi
+
+
 cdef void list_groups(const Position *pos, GroupList *out) noexcept nogil:
     out.count = 0
     out.mask_end = out.mask_start
@@ -169,7 +174,7 @@ cdef void list_child_groups(const GroupList *parent, const Group *move, const Po
     j = 0
     for i in range(parent.count):       # merge the groups the move left alone with the band's
         kept = &parent.groups[i]
-        if kept.hi >= band_lo and kept.lo <= band_hi:
+        if in_band(kept, band_lo, band_hi):
             continue
         while j < band.count and found[j].rank < kept.rank:
             out.groups[k] = found[j]
@@ -240,7 +245,7 @@ cdef void child_census(const Position *child, const Group *move, const GroupSumm
     memset(seen, 0, sizeof(GroupCensus))
     for i in range(summary.largest_count):
         g = summary.largest[i]
-        if g.hi < band_lo or g.lo > band_hi:
+        if not in_band(g, band_lo, band_hi):
             count_groups(seen, g.size, 1)
             kept += 1
             if kept == 2:
@@ -305,10 +310,6 @@ cdef void index_children(const GroupList *groups, int n, ParentIndex *index) noe
     count_columns(groups, n, 2, &index.multi)
     summarize(groups, &index.summary)
     index.ready = 1
-
-
-cdef inline bint in_band(const Group *g, int band_lo, int band_hi) noexcept nogil:
-    return g.hi >= band_lo and g.lo <= band_hi
 
 
 cdef inline int groups_from_size(const ParentIndex *index, int size) noexcept nogil:

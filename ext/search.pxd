@@ -23,6 +23,8 @@ ctypedef struct SearchConfig:
     int reduction               # plies a late move's first search is cut by (0: none)
     int full_moves              # moves of a node searched at full depth before reducing
     int opponent_model          # MODEL_GREEDY: at odd plies only the largest groups are played
+    bint frontier_shortcut      # False: nodes above the horizon list their groups whole (the
+                                # plain twin of frontier_view, for tests)
 
 ctypedef struct MoveOrdering:
     int flags                   # ORDER_*

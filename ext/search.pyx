@@ -244,7 +244,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     order = s.buffers.order + ply * s.buffers.room
     scores = s.buffers.scores + ply * s.buffers.room
     s.buffers.indexes[ply].ready = 0
-    if frontier and ply > 0 and not needs_parent_list(s.config.eval_kind):
+    if frontier and ply > 0 and s.config.frontier_shortcut and not needs_parent_list(s.config.eval_kind):
         # Read from the parent's list, not listed: the children are evaluated from the
         # summary. The first move is found alone, for it mostly settles the node.
         index = &s.buffers.indexes[ply - 1]

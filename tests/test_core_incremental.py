@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent import rules
-from agent._core import Board
+from agent._core import EVAL_NONE, ORDER_HISTORY, ORDER_SIZE, ORDER_TT, Board, Searcher
 from fruit_helpers import grids, random_grid
 
 
@@ -72,3 +72,24 @@ def test_deeper_perft_equals_the_rules(seed):
     rng = random.Random(seed)
     grid = random_grid(rng, rng.randint(3, 4), rng.randint(2, 4), 0.3 if seed % 2 else 0.0)
     assert Board(grid).perft(5) == rules.perft(grid, 5)
+
+
+SEARCH_OPTIONS = [{}, {"reduction": 2, "full_moves": 4}, {"ordering": ORDER_TT | ORDER_SIZE},
+                  {"ordering": ORDER_SIZE | ORDER_HISTORY}, {"tt_bits": 0}, {"eval_kind": EVAL_NONE}]
+
+
+@pytest.mark.parametrize("options", SEARCH_OPTIONS, ids=str)
+def test_the_frontier_shortcut_searches_the_same_tree_as_whole_lists(options):
+    """Above the horizon the search reads a node's moves from its parent's list and tries
+    the first alone; listing them whole must give the same values, moves and node counts."""
+    rng = random.Random(31)
+    for _ in range(6):
+        n = rng.choice([6, 10, 14, 20, 26])
+        grid = random_grid(rng, n, rng.randint(2, 10), rng.choice([0.0, 0.4]))
+        fast = Searcher(Board(grid), **options)
+        plain = Searcher(Board(grid), frontier_shortcut=False, **options)
+        for depth in range(1, 5 if n < 20 else 4):
+            a, b = fast.search(depth), plain.search(depth)
+            assert (a.value, a.move, a.nodes, a.tt_hits, a.exact) == (b.value, b.move, b.nodes, b.tt_hits, b.exact)
+        a, b = fast.search(3, -5, 5), plain.search(3, -5, 5)
+        assert (a.value, a.move, a.nodes) == (b.value, b.move, b.nodes)
