@@ -99,8 +99,14 @@ def greedy_exchange_player(width: int = 8) -> TwoPlyPlayer:
     return TwoPlyPlayer(greedy_exchange, width, f"two-ply(greedy-exchange,w={width})")
 
 
-def fitted_player(weights: str, width: int = 8) -> TwoPlyPlayer:
-    """The two-ply search with the evaluation of a `fruit-rage tune-eval` weights file."""
+def fitted_player(weights: str, width: int = 8, as_core: bool = False) -> TwoPlyPlayer:
+    """The two-ply search with the evaluation of a `fruit-rage tune-eval` weights file;
+    `as_core`: rounded to a whole number and never below 0, as the core's evaluations
+    must be (its frontier pruning relies on values >= 0)."""
     from agent.eval_tuning import FittedEvaluation
 
-    return TwoPlyPlayer(FittedEvaluation.load(weights), width, f"two-ply(fitted,w={width})")
+    evaluation = FittedEvaluation.load(weights)
+    if as_core:
+        return TwoPlyPlayer(lambda board: max(0, round(evaluation(board))), width,
+                            f"two-ply(fitted-as-core,w={width})")
+    return TwoPlyPlayer(evaluation, width, f"two-ply(fitted,w={width})")

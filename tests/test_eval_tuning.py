@@ -211,6 +211,17 @@ def test_candidates_are_the_best_moves_by_points_less_the_greedy_pair_they_leave
         assert (child.rows(), points) == play(grid, cell)
 
 
+def test_as_the_core_would_the_fitted_value_is_a_whole_number_from_0(tmp_path):
+    document = tuning.tune(small_records(6), seed=3, per_game=5).to_json()
+    board = Board.random(2, 6, 3).core()
+    for intercept, expected in ((-1e6, 0), (1e6 + 0.4, None)):
+        path = tmp_path / "w.json"
+        path.write_text(json.dumps(dict(document, intercept=intercept)))
+        plain, as_core = fitted_player(str(path)).evaluate(board), fitted_player(str(path), as_core=True).evaluate(board)
+        assert as_core == (round(plain) if expected is None else expected) and isinstance(as_core, int)
+        assert (plain < 0) == (expected == 0)
+
+
 def test_the_greedy_exchange_at_the_leaves_is_the_feature():
     for seed in range(20):
         grid = random_board(seed, 6, 3)
