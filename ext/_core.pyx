@@ -5,6 +5,7 @@
 # starts faster (docs/core-speed.md has the figures).
 include "position.pyx"
 include "groups.pyx"
+include "frontier.pyx"
 include "evaluation.pyx"
 include "table.pyx"
 include "search.pyx"

@@ -1,9 +1,9 @@
 # Contract of the groups unit (groups.pyx): a position's groups listed whole or built from
 # its parent's, their census, and the summaries that let a child be counted or evaluated
 # from its parent's groups and a walk near the move only.
-from libc.stdint cimport int16_t, int32_t, uint32_t
+from libc.stdint cimport int32_t, uint32_t
 
-from core_types cimport MAX_GROUPS, MAX_N, Group, GroupList, Position
+from core_types cimport MAX_N, Group, GroupList, Position
 
 cdef enum:
     SUMMARY_LARGEST = 8   # groups of two or more fruit a GroupSummary keeps, largest first
@@ -29,27 +29,16 @@ ctypedef struct ColumnCounts:
     int32_t ends_before[MAX_N + 1]      # [c]: groups whose columns all lie left of c
     int32_t starts_after[MAX_N + 1]     # [c]: groups whose columns all lie right of c
 
-ctypedef struct ParentIndex:
-    # A list read for its children one ply above the horizon, which need only the large
-    # groups they keep of it and counts (see frontier_view).
-    int32_t ready                       # 0 until filled for the current list of its ply
-    const Group **by_size               # the list's groups, size descending (room for them)
-    int32_t largest_size
-    int32_t at_least[MAX_GROUPS + 2]    # [s]: groups of at least s fruit, s <= largest_size + 1
-    int16_t by_key[MAX_N * 32]          # list index of the group a Group.key names, -1: none
-    ColumnCounts all
-    ColumnCounts multi                  # the same for groups of two or more fruit
-    GroupSummary summary
+cdef inline void band_of(const Group *move, int n, int *band_lo, int *band_hi) noexcept nogil:
+    """The columns a move can change groups in: its own and one on each side."""
+    band_lo[0] = move.lo - 1 if move.lo > 0 else 0
+    band_hi[0] = move.hi + 1 if move.hi + 1 < n else n - 1
 
-ctypedef struct FrontierView:
-    # The groups of a position one ply above the horizon, not listed but read from its
-    # parent's list and index and the groups of its move's band.
-    const GroupList *parent
-    const ParentIndex *index
-    const GroupList *band
-    int band_lo
-    int band_hi
-    int min_size                        # the groups of at least this size are its moves
+
+cdef inline bint in_band(const Group *g, int band_lo, int band_hi) noexcept nogil:
+    """Whether the columns of `g` meet the band."""
+    return g.hi >= band_lo and g.lo <= band_hi
+
 
 cdef inline const uint32_t *group_masks(const GroupList *groups, const Group *group) noexcept nogil:
     """The masks of columns group.lo..group.hi."""
@@ -65,22 +54,6 @@ cdef void list_child_groups(const GroupList *parent, const Group *move, const Po
 # The census of all groups; `min_size` says which count as listed.
 cdef void take_census(const GroupList *groups, int min_size, GroupCensus *seen) noexcept nogil
 cdef void summarize(const GroupList *groups, GroupSummary *summary) noexcept nogil
-cdef void count_by_column(const GroupList *groups, int n, ColumnCounts *counts) noexcept nogil
-# Fill `index` (whose by_size has room for the list) for the children of `groups`.
-cdef void index_children(const GroupList *groups, int n, ParentIndex *index) noexcept nogil
-# The view of `child`, the position `move` (a group of `parent`) leaves, with the groups of
-# at least `min_size` fruit as its moves: the band's groups go into `band` (masks after the
-# parent's); into `seen`, how many groups are smaller (counted up to 2, the most that
-# matters) and the largest of them; into `summary`, what its own children's census reads.
-cdef void frontier_view(const GroupList *parent, const ParentIndex *index, const Group *move,
-                        const Position *child, int min_size, GroupList *band, FrontierView *view,
-                        GroupCensus *seen, GroupSummary *summary) noexcept nogil
-# Into `out`, the view's moves of the largest size, in rank order; returns how many.
-cdef int largest_moves(const FrontierView *view, const Group **out) noexcept nogil
-# The view's move that `key` names; NULL when none does.
-cdef const Group *move_with_key(const FrontierView *view, int key) noexcept nogil
-# Into `out`, all of the view's moves in rank order; returns how many.
-cdef int all_moves(const FrontierView *view, const Group **out) noexcept nogil
 # The two largest groups (seen.first, seen.second) of `child`, the position `move` leaves,
 # from the summary of the groups of the position it was played in.
 cdef void child_census(const Position *child, const Group *move, const GroupSummary *summary,
@@ -88,3 +61,11 @@ cdef void child_census(const Position *child, const Group *move, const GroupSumm
 # How many groups `child`, the position `move` leaves, has (no masks are built).
 cdef int32_t count_child_groups(const Position *child, const Group *move,
                                 const ColumnCounts *parent) noexcept nogil
+# Every group with fruit in columns first..last once: appended to `out` and counted in
+# `seen`, each unless NULL; returns how many. Over the whole board they come in rank order.
+cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
+                      GroupCensus *seen) noexcept nogil
+# Count a group of two or more fruit in `summary`, and keep it if it is among the largest.
+cdef void keep_if_largest(GroupSummary *summary, const Group *g) noexcept nogil
+# ColumnCounts of the groups of at least `min_size` fruit.
+cdef void count_columns(const GroupList *groups, int n, int min_size, ColumnCounts *counts) noexcept nogil

@@ -14,7 +14,7 @@ cdef int64_t perft_below(const Position *pos, int depth, GroupList *lists) noexc
     if depth == 1:
         return lists.count
     if depth == 2:
-        count_by_column(lists, pos.n, &counts)
+        count_columns(lists, pos.n, 1, &counts)
     for i in range(lists.count):
         g = &lists.groups[i]
         play_group_unhashed(&child, pos, g, group_masks(lists, g))

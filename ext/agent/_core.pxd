@@ -2,6 +2,7 @@
 # every unit's functions against them when it compiles _core.pyx.
 include "position.pxd"
 include "groups.pxd"
+include "frontier.pxd"
 include "evaluation.pxd"
 include "table.pxd"
 include "search.pxd"

@@ -1,0 +1,43 @@
+# Contract of the frontier unit (frontier.pyx; needs groups.pxd before it): a node one ply
+# above the horizon seen through its parent's list, without a list of its own.
+from libc.stdint cimport int16_t, int32_t
+
+from core_types cimport MAX_GROUPS, MAX_N, Group, GroupList, Position
+
+ctypedef struct ParentIndex:
+    # A list read for its children one ply above the horizon, which need only the large
+    # groups they keep of it and counts (see frontier_view).
+    int32_t ready                       # 0 until filled for the current list of its ply
+    const Group **by_size               # the list's groups, size descending (room for them)
+    int32_t largest_size
+    int32_t at_least[MAX_GROUPS + 2]    # [s]: groups of at least s fruit, s <= largest_size + 1
+    int16_t by_key[MAX_N * 32]          # list index of the group a Group.key names, -1: none
+    ColumnCounts all
+    ColumnCounts multi                  # the same for groups of two or more fruit
+    GroupSummary summary
+
+ctypedef struct FrontierView:
+    # The groups of a position one ply above the horizon, not listed but read from its
+    # parent's list and index and the groups of its move's band.
+    const GroupList *parent
+    const ParentIndex *index
+    const GroupList *band
+    int band_lo
+    int band_hi
+    int min_size                        # the groups of at least this size are its moves
+
+# Fill `index` (whose by_size has room for the list) for the children of `groups`.
+cdef void index_children(const GroupList *groups, int n, ParentIndex *index) noexcept nogil
+# The view of `child`, the position `move` (a group of `parent`) leaves, with the groups of
+# at least `min_size` fruit as its moves: the band's groups go into `band` (masks after the
+# parent's); into `seen`, how many groups are smaller (counted up to 2, the most that
+# matters) and the largest of them; into `summary`, what its own children's census reads.
+cdef void frontier_view(const GroupList *parent, const ParentIndex *index, const Group *move,
+                        const Position *child, int min_size, GroupList *band, FrontierView *view,
+                        GroupCensus *seen, GroupSummary *summary) noexcept nogil
+# Into `out`, the view's moves of the largest size, in rank order; returns how many.
+cdef int largest_moves(const FrontierView *view, const Group **out) noexcept nogil
+# The view's move that `key` names; NULL when none does.
+cdef const Group *move_with_key(const FrontierView *view, int key) noexcept nogil
+# Into `out`, all of the view's moves in rank order; returns how many.
+cdef int all_moves(const FrontierView *view, const Group **out) noexcept nogil
