@@ -7,9 +7,9 @@ import time
 from agent.oscalls import stat
 
 # Without a calibration: about what `calibrate` measures on the 2-core machines we test on
-# (400-430k). It only steers which iterations are started and the table size; a wrong
+# (about 500k). It only steers which iterations are started and the table size; a wrong
 # guess costs depth, never the clock (the search stops at the hard maximum whatever it is).
-DEFAULT_NODES_PER_SECOND = 400_000.0
+DEFAULT_NODES_PER_SECOND = 500_000.0
 SANE_NODES_PER_SECOND = (1e3, 1e9)
 SANE_STARTUP = (0.001, 2.0)
 
