@@ -9,11 +9,11 @@ import sys
 import textwrap
 import time
 
-from agent.arena.agents import PlayerSpec, files_named
+from agent.arena.agents import files_named
 from agent.arena.match import MatchSettings, run_match
 from agent.arena.paired_stats import paired_stats
 from agent.arena.pairs import PairCollector
-from agent.arena.positions import load_positions
+from agent.arena.preflight import Refused, prepare
 from agent.arena.process import SetupFailed, stop_signals_interrupt
 from agent.arena.records import describe_clocks, plural
 from agent.arena.resume import (
@@ -57,13 +57,11 @@ def run(args) -> int:
         print(f"fruit-rage match: --seed must have at most 18 digits (got {len(str(abs(args.seed)))})",
               file=sys.stderr)
         return 2
-    specs = [PlayerSpec(label, args.in_process, args.grace, isolate=args.isolate) for label in (args.agent_a, args.agent_b)]
-    for spec in specs:
-        try:
-            spec.check()   # a command that surely cannot run, or a relative path in it
-        except ValueError as error:
-            print(f"fruit-rage match: {error}", file=sys.stderr)
-            return 2
+    try:
+        specs, positions = prepare(args, (args.agent_a, args.agent_b))
+    except Refused as refusal:
+        print(f"fruit-rage match: {refusal}", file=sys.stderr)
+        return refusal.code
     cpus = available_cpus()
     if args.cluster is None and args.jobs > cpus:   # as fastchess warns of concurrency above the CPUs
         print(f"fruit-rage match: warning: --jobs {args.jobs} exceeds the {plural(cpus, 'CPU')} here: "
@@ -85,13 +83,6 @@ def run(args) -> int:
             return 2
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    positions = None
-    if args.positions:
-        try:
-            positions = load_positions(args.positions)
-        except ValueError as error:
-            print(f"fruit-rage match: --positions {error}", file=sys.stderr)
-            return 2
     settings = MatchSettings(args.games, args.size, args.types, args.time, seed, args.paired, args.time_b,
                              positions)
     if args.resume:
@@ -108,10 +99,6 @@ def run(args) -> int:
         except OSError as error:
             print(f"fruit-rage match: cannot write {out_option}: {error.strerror}", file=sys.stderr)
             return 1
-    problem = cluster_problem(args.cluster)
-    if problem:
-        print(f"fruit-rage match: {problem}", file=sys.stderr)
-        return 1
     games = plural(args.games, "game")
     if args.paired:
         games += f" ({plural(args.games // 2, 'board')}, each played twice)"
@@ -185,20 +172,6 @@ def run(args) -> int:
         line = f"SPRT ({decision[0].statistic}) {after}"
         print(line if len(line) <= terminal_width(sys.stdout) else f"SPRT {after}")   # the test is the one asked for
     return 130 if interrupted else 1 if failure else 0
-
-
-def cluster_problem(address) -> str:
-    """Why the Dask cluster at `address` cannot play the games, or "" (no cluster asked
-    for, or one that answers with matching workers). Asked before the first game."""
-    if not address:
-        return ""
-    from agent.arena.cluster import ClusterError, check_cluster
-
-    try:
-        check_cluster(address)
-    except ClusterError as error:
-        return str(error)
-    return ""
 
 
 def _is_cluster_error(error: Exception) -> bool:

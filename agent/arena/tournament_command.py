@@ -7,9 +7,8 @@ import json
 import random
 import sys
 
-from agent.arena.agents import PlayerSpec
-from agent.arena.match import MatchSettings
-from agent.arena.match_command import cluster_problem, run_match
+from agent.arena.match import MatchSettings, run_match
+from agent.arena.preflight import Refused, prepare
 from agent.arena.process import SetupFailed, stop_signals_interrupt
 from agent.arena.records import plural
 
@@ -62,26 +61,11 @@ def run(args) -> int:
         print(f"fruit-rage tournament: --paired plays every board twice, so --games must be even "
               f"(got {args.games})", file=sys.stderr)
         return 2
-    specs = [PlayerSpec(label, args.in_process, args.grace, isolate=args.isolate) for label in args.agents]
-    for spec in specs:
-        try:
-            spec.check()
-        except ValueError as error:
-            print(f"fruit-rage tournament: {error}", file=sys.stderr)
-            return 2
-    positions = None
-    if args.positions:
-        from agent.arena.positions import load_positions
-
-        try:
-            positions = load_positions(args.positions)
-        except ValueError as error:
-            print(f"fruit-rage tournament: --positions {error}", file=sys.stderr)
-            return 2
-    problem = cluster_problem(args.cluster)
-    if problem:
-        print(f"fruit-rage tournament: {problem}", file=sys.stderr)
-        return 1
+    try:
+        specs, positions = prepare(args, args.agents)
+    except Refused as refusal:
+        print(f"fruit-rage tournament: {refusal}", file=sys.stderr)
+        return refusal.code
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     # every pairing plays the same boards: the cross table compares like with like
     settings = MatchSettings(args.games, args.size, args.types, args.time, seed, args.paired, None, positions)

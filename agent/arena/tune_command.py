@@ -7,9 +7,8 @@ import json
 import random
 import sys
 
-from agent.arena.agents import PlayerSpec
 from agent.arena.match import MatchSettings
-from agent.arena.match_command import cluster_problem
+from agent.arena.preflight import Refused, prepare
 from agent.arena.process import SetupFailed, stop_signals_interrupt
 from agent.arena.tune import gate
 
@@ -32,19 +31,15 @@ def run(args) -> int:
         return 2
     try:
         params = tuple(parse_param(text) for text in args.param)
-        candidate = PlayerSpec(args.candidate, args.in_process, args.grace, params, args.isolate)
-        base = PlayerSpec(args.base, args.in_process, args.grace, isolate=args.isolate)
-        for spec in (candidate, base):
-            spec.check()
+        (candidate, base), positions = prepare(args, (args.candidate, args.base), params)
     except ValueError as error:
         print(f"fruit-rage tune: {error}", file=sys.stderr)
         return 2
-    problem = cluster_problem(args.cluster)
-    if problem:
-        print(f"fruit-rage tune: {problem}", file=sys.stderr)
-        return 1
+    except Refused as refusal:
+        print(f"fruit-rage tune: {refusal}", file=sys.stderr)
+        return refusal.code
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    settings = MatchSettings(args.games, args.size, args.types, args.time, seed, paired=True)
+    settings = MatchSettings(args.games, args.size, args.types, args.time, seed, paired=True, positions=positions)
     margin0, margin1 = args.sprt_margin
     print(f"tune {args.candidate}{' ' + ' '.join(args.param) if args.param else ''} against {args.base}: "
           f"H0 margin <= {margin0:g}, H1 >= {margin1:g}, at most {args.games // 2} pairs, seed {seed}",
