@@ -190,22 +190,24 @@ def _add_tune(sub) -> None:
     p.set_defaults(handler="agent.arena.tune_command")
 
 
-def _add_tune_eval(sub) -> None:
-    from agent import eval_tuning_command
-
-    p = sub.add_parser("tune-eval", help="fit the horizon evaluation's weights to recorded games",
-                       description=eval_tuning_command.DESCRIPTION)
-    eval_tuning_command.add_arguments(p)
+def _add_tune_eval(sub, full: bool = True) -> None:
+    p = sub.add_parser("tune-eval", help="fit the horizon evaluation's weights to recorded games")
     p.set_defaults(handler="agent.eval_tuning_command")
+    if full:
+        from agent import eval_tuning_command
+
+        p.description = eval_tuning_command.DESCRIPTION
+        eval_tuning_command.add_arguments(p)
 
 
-def _add_serve(sub) -> None:
-    from agent.web import serve
-
-    p = sub.add_parser("serve", help="the browser page: play the agent, replay matches, see phases",
-                       description=serve.DESCRIPTION + " Needs the web extra: pip install '.[web]'.")
-    serve.add_arguments(p)
+def _add_serve(sub, full: bool = True) -> None:
+    p = sub.add_parser("serve", help="the browser page: play the agent, replay matches, see phases")
     p.set_defaults(handler="agent.web.serve")
+    if full:
+        from agent.web import serve
+
+        p.description = serve.DESCRIPTION + " Needs the web extra: pip install '.[web]'."
+        serve.add_arguments(p)
 
 
 def _add_results_argument(p) -> None:
@@ -307,7 +309,14 @@ _delay_seconds = _number(float, 0, 3600)   # time.sleep fails on a negative, nan
 EXIT_CODES = "exit codes: 0 done, 1 runtime failure, 2 bad input or arguments, 130 interrupted"
 
 
-def build_parser():
+# Subcommands whose options live in modules of their own: a command line that names
+# another subcommand (a move with options pays for every import) does not load them.
+LAZY_SUBCOMMANDS = {"tune-eval": _add_tune_eval, "serve": _add_serve}
+
+
+def build_parser(argv=None):
+    """The whole command line; given `argv`, the subcommands it does not name are only
+    listed, their options not loaded."""
     import argparse  # not at the top: the competition call never parses arguments
 
     from agent import __version__
@@ -324,9 +333,11 @@ def build_parser():
     parser.add_argument("--version", action="version", version=f"fruit-rage {__version__}")
     add_move_arguments(parser, BARE_PREFIX)
     sub = parser.add_subparsers(title="subcommands", metavar="COMMAND", dest="command")
-    for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_tournament, _add_tune, _add_replay, _add_audit,
-                _add_phases, _add_play, _add_tune_eval, _add_serve):
+    for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_tournament, _add_tune,
+                _add_replay, _add_audit, _add_phases, _add_play):
         add(sub)
+    for name, add in LAZY_SUBCOMMANDS.items():
+        add(sub, full=argv is None or name in argv)
     for subcommand in sub.choices.values():
         subcommand.epilog = subcommand.epilog or EXIT_CODES
     return parser
@@ -366,7 +377,7 @@ def _run_command(argv) -> int:
     if sys.stdout is None:  # started with it closed (`>&-`): what it shows goes nowhere
         import os
         sys.stdout = open(os.devnull, "w")
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     _take_bare_move_options(parser, args)
     try:

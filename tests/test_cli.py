@@ -345,3 +345,28 @@ def test_a_source_tree_without_its_compiled_core_says_what_to_do(tmp_path):
         assert "Run `fruit-rage` instead of python3 -m agent" in done.stderr
         assert "python3 -m pip install -e ." in done.stderr
         assert not (tmp_path / "output.txt").exists()
+
+
+def test_a_lean_move_with_options_reads_them_without_argparse(tmp_path):
+    """`move --opponent greedy` is a competition call too: its options cost no argparse
+    (~30 ms of the move's clock); what they mean is the same as through the full CLI."""
+    from agent.move_command import move_options
+
+    assert move_options(["move", "--opponent", "greedy", "--depth=3", "--verbose"]) == {
+        "input_path": "input.txt", "output_path": "output.txt", "greedy_opponent": True, "depth": 3,
+        "verbose": True}
+    for words in (["--help"], ["perft", "x", "1"], ["--opponent", "wise"], ["--depth", "0"],
+                  ["--input", "--verbose"], ["--output"]):
+        assert move_options(words) is None, words   # left to the full parser and its messages
+    shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "input.txt")
+    code = ("import sys, agent.move_command as m; code = m.main(); "
+            "print(' '.join(sorted(sys.modules)))")
+    done = run_lean(tmp_path, command=[sys.executable, "-S", "-c", code, "move", "--opponent", "greedy",
+                                       "--depth", "2", "--output", "lean.txt"])
+    assert done.returncode == 0, done.stderr
+    assert "argparse" not in done.stdout.split()
+    through_cli = subprocess.run([sys.executable, "-m", "agent", "move", "--opponent", "greedy", "--depth", "2",
+                                  "--input", str(tmp_path / "input.txt"), "--output", str(tmp_path / "cli.txt")],
+                                 cwd=SAMPLES.parent, capture_output=True, text=True)
+    assert through_cli.returncode == 0, through_cli.stderr
+    assert (tmp_path / "lean.txt").read_text() == (tmp_path / "cli.txt").read_text()

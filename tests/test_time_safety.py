@@ -20,6 +20,14 @@ from fruit_helpers import random_grid
 FULL_26 = random_grid(random.Random(2026), 26, 9)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def bytecode_written():
+    """As `fruit-rage command` or `calibrate` leave it before a competition: where
+    PYTHONDONTWRITEBYTECODE is set (CI), every move would otherwise compile the modules
+    it loads, a cost no competitor's move pays."""
+    launch.compile_bytecode()
+
+
 def charged_cpu(folder, args=(), timeout=60.0, preexec_fn=None) -> float:
     """CPU time of one move process; a move still running after `timeout` s of wall time
     (waiting on something) fails the test rather than hanging it. `preexec_fn` runs in the
