@@ -9,6 +9,7 @@ import random
 
 import numpy as np
 import pytest
+from arena_helpers import fruit_rage
 from fruit_helpers import random_grid
 
 from agent import Board, GreedyPlayer, Limit, RandomPlayer, play_game, search
@@ -260,3 +261,13 @@ def test_an_evaluation_without_merge_weights_skips_them_and_gives_the_same_value
     assert not lean.uses_merges and full.uses_merges
     board = Board.random(5, 8, 3)
     assert lean(board) == pytest.approx(full(board))
+
+
+def test_fruit_rage_tune_eval_from_the_command_line(tmp_path):
+    records = write_records(tmp_path / "games.jsonl", small_records(6))
+    out = tmp_path / "w.json"
+    done = fruit_rage("tune-eval", records, "--seed", "2", "--per-game", "4", "--out", out)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(out.read_text())["seed"] == 2 and f"weights written to {out}" in done.stdout
+    done = fruit_rage("tune-eval", tmp_path / "missing.jsonl", "--out", out)
+    assert done.returncode == 2 and "no such file" in done.stderr and "Traceback" not in done.stderr
