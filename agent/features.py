@@ -104,6 +104,18 @@ def greedy_exchange_value(grid) -> int:
                 for g in found if len(g) == largest), default=0)
 
 
+def pair_exchange_blend(grid, weights=(465, 325, 4222)) -> int:
+    """The fitted two-number evaluation as the core would compute it: (a * greedy_pair +
+    b * greedy_exchange + c) / 1000 for `weights` (a, b, c) in thousandths, rounded to
+    the nearest whole number (halves up) and never below 0, since the core's frontier
+    pruning needs evaluations >= 0. The default weights are the 12x12 p4 fit of
+    docs/strength-eval.md. An empty board has nothing to come: 0."""
+    if not groups(grid):
+        return 0
+    a, b, c = weights
+    return max(0, (a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + c + 500) // 1000)
+
+
 def fallen_positions(grid, removed) -> dict:
     """{cell: where its fruit lies} after the cells `removed` are taken out and gravity
     acts, for every fruit left: each column keeps its order and sinks to the bottom."""

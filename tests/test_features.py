@@ -81,6 +81,14 @@ def test_the_greedy_exchange_counts_the_merge_the_first_move_makes():
     assert features.greedy_exchange_value(grid) == 3 ** 2 - 3 ** 2
 
 
+def test_the_blend_of_pair_and_exchange_is_whole_and_never_below_zero():
+    # greedy pair 5 and greedy exchange 5: (465 * 5 + 325 * 5 + 4222) / 1000 = 8.172
+    assert features.pair_exchange_blend(STACKED) == 8
+    assert features.pair_exchange_blend(STACKED, (1000, 0, 500)) == 6   # 5.5 rounds up
+    assert features.pair_exchange_blend(STACKED, (1000, 1000, -20_000)) == 0
+    assert features.pair_exchange_blend(("**", "**")) == 0
+
+
 def test_a_large_group_to_take_now():
     grid = ("000", "000", "111")
     assert features.moves_until_large_group(grid) == 0 and named(grid)["large_group_parity"] == 1
