@@ -297,8 +297,12 @@ def test_a_malformed_upload_shows_the_servers_reason(browser, server, tmp_path):
 
 def test_the_phases_are_those_fruit_rage_phases_prints(browser, server, records_dir, screenshots):
     printed = subprocess.run([sys.executable, "-m", "agent", "phases", str(records_dir / "match.jsonl")],
-                             cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60, check=True).stdout
-    expected = [line.split()[-10:] for line in printed.splitlines() if re.search(r"\(\d+\)\s+[-+]", line)]
+                             cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60, check=True,
+                             env={**os.environ, "COLUMNS": "200"}).stdout   # wide: no cell wraps
+    # a row per tenth of the fruit gone: the mean moving first, then moving second
+    rows = [re.findall(r"([-+]\d+\.\d)(?:\s*\[[^]]*\])?", line)[:2] for line in printed.splitlines()
+            if re.match(r"\s*\d+%", line)]
+    expected = [list(side) for side in zip(*rows)]
     open_page(browser, server)
     browser.find_element(By.ID, "tab-replay").click()
     browser.find_element(By.CSS_SELECTOR, "#open-record button").click()
