@@ -245,7 +245,7 @@ def test_a_relative_path_in_an_agent_s_command_is_refused_before_any_game(tmp_pa
 
 
 def test_more_jobs_than_cpus_is_warned_of_and_played():
-    from agent.arena.match_command import available_cpus
+    from agent.arena.preflight import available_cpus
 
     jobs = available_cpus() + 1
     done = fruit_rage("match", "greedy", "random", "--games", 2, "--size", 3, "--types", 2, "--seed", 1,

@@ -13,7 +13,7 @@ from agent.arena.agents import files_named
 from agent.arena.match import MatchSettings, run_match
 from agent.arena.paired_stats import paired_stats
 from agent.arena.pairs import PairCollector
-from agent.arena.preflight import Refused, prepare
+from agent.arena.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.process import SetupFailed, stop_signals_interrupt
 from agent.arena.records import describe_clocks, plural
 from agent.arena.resume import (
@@ -62,10 +62,7 @@ def run(args) -> int:
     except Refused as refusal:
         print(f"fruit-rage match: {refusal}", file=sys.stderr)
         return refusal.code
-    cpus = available_cpus()
-    if args.cluster is None and args.jobs > cpus:   # as fastchess warns of concurrency above the CPUs
-        print(f"fruit-rage match: warning: --jobs {args.jobs} exceeds the {plural(cpus, 'CPU')} here: "
-              f"games share cores", file=sys.stderr)
+    warn_of_jobs(args, "match")
     out_path = args.resume or args.out
     out_option = f"--resume {args.resume}" if args.resume else f"--out {args.out}"
     problem = out_path is not None and _out_problem(out_path, (args.agent_a, args.agent_b))
@@ -290,10 +287,3 @@ class Progress:
 def _seconds(value: float) -> str:
     """`26`, `2.6`, `0.26`: two significant digits, whole seconds from 10 s on."""
     return f"{value:.0f}" if value >= 10 else f"{value:.2g}"
-
-
-def available_cpus() -> int:
-    """The CPUs this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1

@@ -3,7 +3,11 @@ be made, that the --positions are boards, and that a --cluster answers. A refusa
 the problem and the exit code (2: the arguments, 1: the cluster)."""
 from __future__ import annotations
 
+import os
+import sys
+
 from agent.arena.agents import PlayerSpec
+from agent.arena.records import plural
 
 
 class Refused(Exception):
@@ -38,3 +42,19 @@ def prepare(args, labels, params=()) -> tuple:
         except ClusterError as error:
             raise Refused(str(error), 1) from None
     return specs, positions
+
+
+def warn_of_jobs(args, command: str) -> None:
+    """As fastchess warns of a concurrency above the CPUs: games would share cores (their
+    CPU clocks stay fair, their wall time does not)."""
+    cpus = available_cpus()
+    if args.cluster is None and args.jobs > cpus:
+        print(f"fruit-rage {command}: warning: --jobs {args.jobs} exceeds the {plural(cpus, 'CPU')} here: "
+              f"games share cores", file=sys.stderr)
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1

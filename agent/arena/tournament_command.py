@@ -8,7 +8,7 @@ import random
 import sys
 
 from agent.arena.match import MatchSettings, run_match
-from agent.arena.preflight import Refused, prepare
+from agent.arena.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.process import SetupFailed, stop_signals_interrupt
 from agent.arena.records import plural
 
@@ -66,6 +66,7 @@ def run(args) -> int:
     except Refused as refusal:
         print(f"fruit-rage tournament: {refusal}", file=sys.stderr)
         return refusal.code
+    warn_of_jobs(args, "tournament")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     # every pairing plays the same boards: the cross table compares like with like
     settings = MatchSettings(args.games, args.size, args.types, args.time, seed, args.paired, None, positions)
@@ -100,6 +101,8 @@ def run(args) -> int:
     finally:
         if out is not None:
             out.close()
+    if interrupted:
+        print("fruit-rage: interrupted", file=sys.stderr)
     if results:
         print(cross_table(args.agents, results))
     return 130 if interrupted else 0

@@ -8,7 +8,7 @@ import random
 import sys
 
 from agent.arena.match import MatchSettings
-from agent.arena.preflight import Refused, prepare
+from agent.arena.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.process import SetupFailed, stop_signals_interrupt
 from agent.arena.tune import gate
 
@@ -38,6 +38,7 @@ def run(args) -> int:
     except Refused as refusal:
         print(f"fruit-rage tune: {refusal}", file=sys.stderr)
         return refusal.code
+    warn_of_jobs(args, "tune")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     settings = MatchSettings(args.games, args.size, args.types, args.time, seed, paired=True, positions=positions)
     margin0, margin1 = args.sprt_margin
@@ -60,7 +61,7 @@ def run(args) -> int:
             verdict = gate(candidate, base, settings, margin0=margin0, margin1=margin1, alpha=args.alpha,
                            beta=args.beta, jobs=args.jobs, cluster=args.cluster, on_pair=progress)
     except KeyboardInterrupt:
-        print("\nfruit-rage tune: interrupted", file=sys.stderr)
+        print("\nfruit-rage: interrupted", file=sys.stderr)
         return 130
     except SetupFailed as error:
         print(f"\nfruit-rage tune: {error}; stopped", file=sys.stderr)
