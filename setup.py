@@ -1,4 +1,5 @@
 """Builds the Cython core (ext/) into agent._core; everything else is in pyproject.toml."""
+
 import platform
 
 from Cython.Build import cythonize

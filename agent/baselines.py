@@ -6,6 +6,7 @@ greedy    the largest group (the first in reading order on ties)
 minimax3  plain minimax on the score difference, no alpha-beta, depth 3, shallower when
           short of time; never loses on time (the original grading opponent)
 """
+
 from __future__ import annotations
 
 import sys
@@ -76,6 +77,7 @@ def main(argv=None) -> int:
             print(USAGE + "\n" + __doc__, flush=True)
         except BrokenPipeError:  # `--help | head`: end as fruit-rage does
             from agent.cli import reader_left
+
             return reader_left()
         return 0
     if len(argv) != 1 or argv[0] not in CHOOSERS:

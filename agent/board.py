@@ -17,6 +17,7 @@ names a cell; every cell of a group is the same move on a given board, and
 >>> board.normalize(Move.from_name("B1")).name
 'B2'
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -34,10 +35,13 @@ class Move:
     col: int
 
     def __post_init__(self):
-        if not (isinstance(self.row, int) and isinstance(self.col, int)
-                and 0 <= self.row < rules.MAX_SIZE and 0 <= self.col < rules.MAX_SIZE):
-            raise ValueError(f"a move's row and column are 0..{rules.MAX_SIZE - 1}, "
-                             f"not ({self.row!r}, {self.col!r})")
+        if not (
+            isinstance(self.row, int)
+            and isinstance(self.col, int)
+            and 0 <= self.row < rules.MAX_SIZE
+            and 0 <= self.col < rules.MAX_SIZE
+        ):
+            raise ValueError(f"a move's row and column are 0..{rules.MAX_SIZE - 1}, not ({self.row!r}, {self.col!r})")
 
     @classmethod
     def from_name(cls, name: str) -> "Move":
@@ -65,9 +69,9 @@ class Move:
 class Group:
     """A group of one fruit type, 4-connected: what a move takes."""
 
-    move: Move            # the name the agent gives it (see Board.normalize)
-    cells: frozenset      # (row, col) cells
-    fruit: str            # its fruit type, a digit
+    move: Move  # the name the agent gives it (see Board.normalize)
+    cells: frozenset  # (row, col) cells
+    fruit: str  # its fruit type, a digit
 
     @property
     def size(self) -> int:
@@ -154,8 +158,10 @@ class Board:
 
     def groups(self) -> list:
         """Every group once, in reading order of their naming cells."""
-        found = [Group(Move(*naming_cell(cells)), frozenset(cells), self._rows[cells[0][0]][cells[0][1]])
-                 for cells in self.core().groups()]
+        found = [
+            Group(Move(*naming_cell(cells)), frozenset(cells), self._rows[cells[0][0]][cells[0][1]])
+            for cells in self.core().groups()
+        ]
         return sorted(found, key=lambda group: group.move)
 
     def legal_moves(self) -> list:

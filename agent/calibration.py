@@ -1,6 +1,7 @@
 """calibration.txt: this machine's search speed and per-move start-up cost, measured once
 by `fruit-rage calibrate` and read by every move. A missing or insane file means defaults:
 the agent must play correctly and in time without it."""
+
 import sys
 import time
 
@@ -19,7 +20,7 @@ class Calibration:
 
     def __init__(self, nodes_per_second: float = DEFAULT_NODES_PER_SECOND, startup: float = 0.0):
         self.nodes_per_second = nodes_per_second
-        self.startup = startup      # CPU s of a whole move process that does no search; 0 = unknown
+        self.startup = startup  # CPU s of a whole move process that does no search; 0 = unknown
 
 
 def load(path: str) -> Calibration:
@@ -35,16 +36,17 @@ def load(path: str) -> Calibration:
                     values[key.strip()] = value.strip()
     except OSError:
         return Calibration()
-    return Calibration(_sane_float(values.get("nodes_per_second"), SANE_NODES_PER_SECOND,
-                                   DEFAULT_NODES_PER_SECOND),
-                       _sane_float(values.get("startup_seconds"), SANE_STARTUP, 0.0))
+    return Calibration(
+        _sane_float(values.get("nodes_per_second"), SANE_NODES_PER_SECOND, DEFAULT_NODES_PER_SECOND),
+        _sane_float(values.get("startup_seconds"), SANE_STARTUP, 0.0),
+    )
 
 
 def _plain_file(path: str) -> bool:
     """Only a regular file is read: opening a FIFO would wait for a writer, and a device
     may never end, while the move's clock runs."""
     try:
-        return stat(path).st_mode & 0o170000 == 0o100000   # S_IFMT, S_IFREG
+        return stat(path).st_mode & 0o170000 == 0o100000  # S_IFMT, S_IFREG
     except (OSError, ValueError):
         return False
 
@@ -88,9 +90,13 @@ def measure_startup(runs: int = 7) -> float:
         with open(os.path.join(folder, "input.txt"), "w") as handle:
             handle.write("1\n1\n300\n0\n")
         for _ in range(runs):
-            process = subprocess.Popen(launch.move_command(), env=launch.move_environment(),
-                                       cwd=folder, stdin=subprocess.DEVNULL,
-                                       stdout=subprocess.DEVNULL)
+            process = subprocess.Popen(
+                launch.move_command(),
+                env=launch.move_environment(),
+                cwd=folder,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+            )
             _, status, usage = os.wait4(process.pid, 0)
             if status != 0:
                 raise RuntimeError("the agent failed on a one-cell board")

@@ -1,5 +1,6 @@
 """`fruit-rage` command line. Each subcommand's work lives in its own module, imported only
 when that subcommand runs, so the per-move path loads nothing it does not use."""
+
 from __future__ import annotations
 
 import sys
@@ -18,9 +19,11 @@ def _argument_error(message: str) -> Exception:
 
 
 def _add_move(sub) -> None:
-    p = sub.add_parser("move", help="play one move: input.txt -> output.txt (the default)",
-                       description="Read a position, search it within the time it allows, "
-                                   "write the chosen move and the next board.")
+    p = sub.add_parser(
+        "move",
+        help="play one move: input.txt -> output.txt (the default)",
+        description="Read a position, search it within the time it allows, write the chosen move and the next board.",
+    )
     add_move_arguments(p)
 
 
@@ -32,92 +35,172 @@ BARE_PREFIX = "bare_"  # the move options given with no subcommand, kept apart f
 
 
 def add_move_arguments(p, prefix: str = "") -> None:
-    p.add_argument("--input", dest=prefix + "input", metavar="INPUT", default="input.txt",
-                   help="position file (default: ./input.txt)")
-    p.add_argument("--output", dest=prefix + "output", metavar="OUTPUT", default="output.txt",
-                   help="answer file (default: ./output.txt)")
-    p.add_argument("--calibration", dest=prefix + "calibration", metavar="CALIBRATION", default=None,
-                   help="calibration file (default: calibration.txt next to the input)")
-    p.add_argument("--verbose", dest=prefix + "verbose", action="store_true",
-                   help="print each search iteration to stderr: depth, value, nodes, CPU, PV")
-    p.add_argument("--opponent", dest=prefix + "opponent", choices=OPPONENT_MODELS, default="best",
-                   help="what the search assumes the opponent replies: 'best' (the default: its "
-                        "best move) or 'greedy' (always a largest group, as the greedy baseline "
-                        "does). 'greedy' beats such a player by far more, and loses badly to "
-                        "any other: use it only when you know whom you play")
-    p.add_argument("--depth", dest=prefix + "depth", type=_number(int, 1, 676), default=None,
-                   help="search exactly this deep, 1..676, whatever the clock says (for "
-                        "reproducible comparisons; the time limit is then yours to keep)")
+    p.add_argument(
+        "--input",
+        dest=prefix + "input",
+        metavar="INPUT",
+        default="input.txt",
+        help="position file (default: ./input.txt)",
+    )
+    p.add_argument(
+        "--output",
+        dest=prefix + "output",
+        metavar="OUTPUT",
+        default="output.txt",
+        help="answer file (default: ./output.txt)",
+    )
+    p.add_argument(
+        "--calibration",
+        dest=prefix + "calibration",
+        metavar="CALIBRATION",
+        default=None,
+        help="calibration file (default: calibration.txt next to the input)",
+    )
+    p.add_argument(
+        "--verbose",
+        dest=prefix + "verbose",
+        action="store_true",
+        help="print each search iteration to stderr: depth, value, nodes, CPU, PV",
+    )
+    p.add_argument(
+        "--opponent",
+        dest=prefix + "opponent",
+        choices=OPPONENT_MODELS,
+        default="best",
+        help="what the search assumes the opponent replies: 'best' (the default: its "
+        "best move) or 'greedy' (always a largest group, as the greedy baseline "
+        "does). 'greedy' beats such a player by far more, and loses badly to "
+        "any other: use it only when you know whom you play",
+    )
+    p.add_argument(
+        "--depth",
+        dest=prefix + "depth",
+        type=_number(int, 1, 676),
+        default=None,
+        help="search exactly this deep, 1..676, whatever the clock says (for "
+        "reproducible comparisons; the time limit is then yours to keep)",
+    )
     p.set_defaults(handler="agent.move_command")
 
 
 def _add_perft(sub) -> None:
-    p = sub.add_parser("perft", help="count the move tree of a position to a depth",
-                       description="Print the number of leaves at each depth 1..DEPTH and the "
-                                   "speed, for the position in FILE (input.txt format).")
+    p = sub.add_parser(
+        "perft",
+        help="count the move tree of a position to a depth",
+        description="Print the number of leaves at each depth 1..DEPTH and the "
+        "speed, for the position in FILE (input.txt format).",
+    )
     p.add_argument("file", metavar="FILE", help="a position in input.txt format")
     p.add_argument("depth", metavar="DEPTH", type=_positive_int, help="deepest depth to count, >= 1")
-    p.add_argument("--reference", action="store_true",
-                   help="count with the pure-Python reference rules instead of the core (slow)")
+    p.add_argument(
+        "--reference", action="store_true", help="count with the pure-Python reference rules instead of the core (slow)"
+    )
     p.set_defaults(handler="agent.perft_command")
 
 
 def _add_calibrate(sub) -> None:
-    p = sub.add_parser("calibrate", help="measure this machine's search speed once",
-                       description="Measure the search speed of this machine and write it to "
-                                   "calibration.txt (run once per machine, before games).")
+    p = sub.add_parser(
+        "calibrate",
+        help="measure this machine's search speed once",
+        description="Measure the search speed of this machine and write it to "
+        "calibration.txt (run once per machine, before games).",
+    )
     p.add_argument("--output", default="calibration.txt", help="where to write (default: ./calibration.txt)")
-    p.add_argument("--seconds", type=_number(float, 0.1, 600), default=3.0,
-                   help="how long to measure, 0.1..600 (default: 3)")
+    p.add_argument(
+        "--seconds", type=_number(float, 0.1, 600), default=3.0, help="how long to measure, 0.1..600 (default: 3)"
+    )
     p.set_defaults(handler="agent.calibration")
 
 
 def _add_command(sub) -> None:
-    p = sub.add_parser("command", help="print the fastest shell command that plays one move",
-                       description="Print a shell command that plays one move (input.txt -> "
-                                   "output.txt in the current folder) with the least start-up "
-                                   "CPU: python -S with this installation on PYTHONPATH. Give "
-                                   "it to a referee that charges start-up to the clock.")
+    p = sub.add_parser(
+        "command",
+        help="print the fastest shell command that plays one move",
+        description="Print a shell command that plays one move (input.txt -> "
+        "output.txt in the current folder) with the least start-up "
+        "CPU: python -S with this installation on PYTHONPATH. Give "
+        "it to a referee that charges start-up to the clock.",
+    )
     p.set_defaults(handler="agent.launch")
 
 
-AGENT_KINDS = ("An agent is a built-in name (ours, greedy, random, minimax3), a Python player "
-               "py:package.module:factory (the factory, called with no arguments, returns an object "
-               "with name and choose(board, clock_left)), or a shell command that reads input.txt "
-               "and writes output.txt in its current folder.")
+AGENT_KINDS = (
+    "An agent is a built-in name (ours, greedy, random, minimax3), a Python player "
+    "py:package.module:factory (the factory, called with no arguments, returns an object "
+    "with name and choose(board, clock_left)), or a shell command that reads input.txt "
+    "and writes output.txt in its current folder."
+)
 
 
 def _add_match(sub) -> None:
-    p = sub.add_parser("match", help="play games between two agents and report statistics",
-                       description="Referee games between agents A and B. " + AGENT_KINDS)
-    p.add_argument("agent_a", metavar="A", help="the first agent: ours, greedy, random, minimax3, "
-                                                  "py:module:factory or a shell command")
+    p = sub.add_parser(
+        "match",
+        help="play games between two agents and report statistics",
+        description="Referee games between agents A and B. " + AGENT_KINDS,
+    )
+    p.add_argument(
+        "agent_a",
+        metavar="A",
+        help="the first agent: ours, greedy, random, minimax3, py:module:factory or a shell command",
+    )
     p.add_argument("agent_b", metavar="B", help="the second agent, named the same ways")
-    p.add_argument("--games", type=_positive_int, default=None,
-                   help="number of games, >= 1 (default: 10; with --sprt or --sprt-margin, at most 2000)")
+    p.add_argument(
+        "--games",
+        type=_positive_int,
+        default=None,
+        help="number of games, >= 1 (default: 10; with --sprt or --sprt-margin, at most 2000)",
+    )
     _add_game_options(p)
-    p.add_argument("--time-b", type=_clock_seconds, default=None, metavar="TIME",
-                   help="B's clock, for a time-odds match, above 0 and up to 1e6 (default: --time); "
-                        "e.g. ours against ours with twice the time shows what doubling the clock is worth")
+    p.add_argument(
+        "--time-b",
+        type=_clock_seconds,
+        default=None,
+        metavar="TIME",
+        help="B's clock, for a time-odds match, above 0 and up to 1e6 (default: --time); "
+        "e.g. ours against ours with twice the time shows what doubling the clock is worth",
+    )
     out = p.add_mutually_exclusive_group()
-    out.add_argument("--out", default=None,
-                     help="write one JSON line per game to this file (replacing what it held)")
-    out.add_argument("--resume", default=None, metavar="F.jsonl",
-                     help="go on with the match whose games F.jsonl holds, appending the rest to it "
-                          "(give the same arguments; the seed is taken from the file); a last line "
-                          "cut short is dropped and its game played again")
+    out.add_argument("--out", default=None, help="write one JSON line per game to this file (replacing what it held)")
+    out.add_argument(
+        "--resume",
+        default=None,
+        metavar="F.jsonl",
+        help="go on with the match whose games F.jsonl holds, appending the rest to it "
+        "(give the same arguments; the seed is taken from the file); a last line "
+        "cut short is dropped and its game played again",
+    )
     sprt = p.add_mutually_exclusive_group()
-    sprt.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"), default=None,
-                      help="stop as soon as a pentanomial GSPRT (logistic Elo, as fastchess and "
-                           "fishtest) accepts H0: Elo <= ELO0 or H1: Elo >= ELO1 (needs --paired)")
-    sprt.add_argument("--sprt-margin", nargs=2, type=float, metavar=("M0", "M1"), default=None,
-                      help="stop as soon as a GSPRT on the mean pair margin accepts H0: margin <= M0 "
-                           "or H1: margin >= M1 points (needs --paired); sharper than --sprt here, "
-                           "since most pairs split one game each")
-    p.add_argument("--alpha", type=_number(float, 0, 0.5, above_low=True), default=0.05,
-                   help="the sequential test's chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)")
-    p.add_argument("--beta", type=_number(float, 0, 0.5, above_low=True), default=0.05,
-                   help="its chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)")
+    sprt.add_argument(
+        "--sprt",
+        nargs=2,
+        type=float,
+        metavar=("ELO0", "ELO1"),
+        default=None,
+        help="stop as soon as a pentanomial GSPRT (logistic Elo, as fastchess and "
+        "fishtest) accepts H0: Elo <= ELO0 or H1: Elo >= ELO1 (needs --paired)",
+    )
+    sprt.add_argument(
+        "--sprt-margin",
+        nargs=2,
+        type=float,
+        metavar=("M0", "M1"),
+        default=None,
+        help="stop as soon as a GSPRT on the mean pair margin accepts H0: margin <= M0 "
+        "or H1: margin >= M1 points (needs --paired); sharper than --sprt here, "
+        "since most pairs split one game each",
+    )
+    p.add_argument(
+        "--alpha",
+        type=_number(float, 0, 0.5, above_low=True),
+        default=0.05,
+        help="the sequential test's chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)",
+    )
+    p.add_argument(
+        "--beta",
+        type=_number(float, 0, 0.5, above_low=True),
+        default=0.05,
+        help="its chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)",
+    )
     p.set_defaults(handler="agent.arena.match_command")
 
 
@@ -125,66 +208,114 @@ def _add_game_options(p) -> None:
     """The options that say how games are played, shared by match and tournament."""
     p.add_argument("--size", type=_board_size, default=10, help="board side n, 1..26 (default: 10)")
     p.add_argument("--types", type=_fruit_types, default=4, help="fruit types p, 1..9 (default: 4)")
-    p.add_argument("--time", type=_clock_seconds, default=300.0,
-                   help="CPU seconds per player per game, above 0 and up to 1e6 (default: 300)")
+    p.add_argument(
+        "--time",
+        type=_clock_seconds,
+        default=300.0,
+        help="CPU seconds per player per game, above 0 and up to 1e6 (default: 300)",
+    )
     p.add_argument("--seed", type=int, default=None, help="seed for the boards, at most 18 digits (default: random)")
     p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel, >= 1 (default: 1)")
-    p.add_argument("--paired", action="store_true",
-                   help="play every board twice, each agent moving first once, and report "
-                        "pairs won on total score (--games must be even)")
-    p.add_argument("--grace", type=_clock_seconds, default=10.0,
-                   help="kill a move still running this many seconds after its time ran out, above 0 "
-                        "and up to 1e6 (default: 10)")
-    p.add_argument("--positions", default=None, metavar="FILE",
-                   help="start the games from these boards, in turn, instead of random ones: a file "
-                        "of positions in input.txt format, one after another, or a folder of "
-                        "input.txt files (such as io_samples); --size and --types are then unused")
-    p.add_argument("--in-process", action="store_true",
-                   help="play the built-in agents (ours, greedy, random, minimax3) inside a worker "
-                        "process, charged the CPU their moves use, instead of a fresh process per "
-                        "move: no start-up is charged, and games run faster")
-    p.add_argument("--isolate", action="store_true",
-                   help="run each side's programs as an unprivileged user of its own (root only), "
-                        "so that neither can reach the other's folder or processes; the programs "
-                        "must then be readable by any user")
-    p.add_argument("--cluster", default=None, metavar="tcp://HOST:PORT",
-                   help="play the games on the workers of this Dask cluster (pip install "
-                        "'.[cluster]'; see docs/cluster.md) instead of --jobs local processes")
+    p.add_argument(
+        "--paired",
+        action="store_true",
+        help="play every board twice, each agent moving first once, and report "
+        "pairs won on total score (--games must be even)",
+    )
+    p.add_argument(
+        "--grace",
+        type=_clock_seconds,
+        default=10.0,
+        help="kill a move still running this many seconds after its time ran out, above 0 and up to 1e6 (default: 10)",
+    )
+    p.add_argument(
+        "--positions",
+        default=None,
+        metavar="FILE",
+        help="start the games from these boards, in turn, instead of random ones: a file "
+        "of positions in input.txt format, one after another, or a folder of "
+        "input.txt files (such as io_samples); --size and --types are then unused",
+    )
+    p.add_argument(
+        "--in-process",
+        action="store_true",
+        help="play the built-in agents (ours, greedy, random, minimax3) inside a worker "
+        "process, charged the CPU their moves use, instead of a fresh process per "
+        "move: no start-up is charged, and games run faster",
+    )
+    p.add_argument(
+        "--isolate",
+        action="store_true",
+        help="run each side's programs as an unprivileged user of its own (root only), "
+        "so that neither can reach the other's folder or processes; the programs "
+        "must then be readable by any user",
+    )
+    p.add_argument(
+        "--cluster",
+        default=None,
+        metavar="tcp://HOST:PORT",
+        help="play the games on the workers of this Dask cluster (pip install "
+        "'.[cluster]'; see docs/cluster.md) instead of --jobs local processes",
+    )
 
 
 def _add_tournament(sub) -> None:
-    p = sub.add_parser("tournament", help="a round robin or gauntlet of several agents, with a cross table",
-                       description="Play a match between every two of the agents (a round robin), or "
-                                   "between the first and each of the others (--gauntlet), and print a "
-                                   "cross table of mean margins. " + AGENT_KINDS)
+    p = sub.add_parser(
+        "tournament",
+        help="a round robin or gauntlet of several agents, with a cross table",
+        description="Play a match between every two of the agents (a round robin), or "
+        "between the first and each of the others (--gauntlet), and print a "
+        "cross table of mean margins. " + AGENT_KINDS,
+    )
     p.add_argument("agents", metavar="AGENT", nargs="+", help="two or more agents")
-    p.add_argument("--gauntlet", action="store_true",
-                   help="only the first agent against each of the others")
-    p.add_argument("--games", type=_positive_int, default=10,
-                   help="games of each pairing, >= 1 (default: 10)")
+    p.add_argument("--gauntlet", action="store_true", help="only the first agent against each of the others")
+    p.add_argument("--games", type=_positive_int, default=10, help="games of each pairing, >= 1 (default: 10)")
     _add_game_options(p)
     p.add_argument("--out", default=None, help="write one JSON line per game of every pairing to this file")
     p.set_defaults(handler="agent.arena.tournament_command")
 
 
 def _add_tune(sub) -> None:
-    p = sub.add_parser("tune", help="gate a candidate against a base with the pair-margin SPRT",
-                       description="Play CANDIDATE (with --param values given to its factory) against "
-                                   "BASE on paired boards until the sequential test on the mean pair "
-                                   "margin decides: H1 (keep the candidate) or H0 (reject it). "
-                                   + AGENT_KINDS)
+    p = sub.add_parser(
+        "tune",
+        help="gate a candidate against a base with the pair-margin SPRT",
+        description="Play CANDIDATE (with --param values given to its factory) against "
+        "BASE on paired boards until the sequential test on the mean pair "
+        "margin decides: H1 (keep the candidate) or H0 (reject it). " + AGENT_KINDS,
+    )
     p.add_argument("candidate", metavar="CANDIDATE", help="the player to test, e.g. py:my.module:factory")
     p.add_argument("base", metavar="BASE", help="the player to test it against, e.g. ours")
-    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="a keyword argument for the candidate's factory (repeatable); values are "
-                        "Python literals where they parse as one, else text")
-    p.add_argument("--sprt-margin", nargs=2, type=float, metavar=("M0", "M1"), default=(0.0, 10.0),
-                   help="H0: mean pair margin <= M0, H1: >= M1 points (default: 0 10)")
-    p.add_argument("--alpha", type=_number(float, 0, 0.5, above_low=True), default=0.05,
-                   help="the chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)")
-    p.add_argument("--beta", type=_number(float, 0, 0.5, above_low=True), default=0.05,
-                   help="the chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)")
-    p.add_argument("--games", type=_positive_int, default=2000, help="games at most, an even number >= 2 (default: 2000)")
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a keyword argument for the candidate's factory (repeatable); values are "
+        "Python literals where they parse as one, else text",
+    )
+    p.add_argument(
+        "--sprt-margin",
+        nargs=2,
+        type=float,
+        metavar=("M0", "M1"),
+        default=(0.0, 10.0),
+        help="H0: mean pair margin <= M0, H1: >= M1 points (default: 0 10)",
+    )
+    p.add_argument(
+        "--alpha",
+        type=_number(float, 0, 0.5, above_low=True),
+        default=0.05,
+        help="the chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)",
+    )
+    p.add_argument(
+        "--beta",
+        type=_number(float, 0, 0.5, above_low=True),
+        default=0.05,
+        help="the chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)",
+    )
+    p.add_argument(
+        "--games", type=_positive_int, default=2000, help="games at most, an even number >= 2 (default: 2000)"
+    )
     p.add_argument("--verdict", default=None, metavar="F.json", help="write the verdict and its figures here")
     _add_game_options(p)
     p.set_defaults(handler="agent.arena.tune_command")
@@ -215,59 +346,90 @@ def _add_results_argument(p) -> None:
 
 
 def _add_replay(sub) -> None:
-    p = sub.add_parser("replay", help="step through a recorded game",
-                       description="Show a game recorded by `match --out`, move by move.")
+    p = sub.add_parser(
+        "replay",
+        help="step through a recorded game",
+        description="Show a game recorded by `match --out`, move by move.",
+    )
     _add_results_argument(p)
     p.add_argument("--game", type=_positive_int, default=1, help="which game, counting from 1, >= 1 (default: 1)")
-    p.add_argument("--delay", type=_delay_seconds, default=None,
-                   help="seconds between moves, 0..3600; default: wait for Enter")
+    p.add_argument(
+        "--delay", type=_delay_seconds, default=None, help="seconds between moves, 0..3600; default: wait for Enter"
+    )
     p.set_defaults(handler="agent.arena.replay_command")
 
 
 def _add_audit(sub) -> None:
-    p = sub.add_parser("audit", help="find the points each agent gave away in the endgames of recorded games",
-                       description="For games recorded by `match --out`: solve the positions "
-                                   "exactly from the end back, as far as each solve fits in "
-                                   "--seconds of CPU, and report the points each move there gave "
-                                   "away against best play, and how the game ends with best play "
-                                   "from the first solved position.")
+    p = sub.add_parser(
+        "audit",
+        help="find the points each agent gave away in the endgames of recorded games",
+        description="For games recorded by `match --out`: solve the positions "
+        "exactly from the end back, as far as each solve fits in "
+        "--seconds of CPU, and report the points each move there gave "
+        "away against best play, and how the game ends with best play "
+        "from the first solved position.",
+    )
     _add_results_argument(p)
     p.add_argument("--game", type=_positive_int, default=None, help="only this game, >= 1 (default: all)")
-    p.add_argument("--seconds", type=_number(float, 0.01, 600), default=5.0,
-                   help="CPU seconds allowed for solving one position, 0.01..600 (default: 5)")
+    p.add_argument(
+        "--seconds",
+        type=_number(float, 0.01, 600),
+        default=5.0,
+        help="CPU seconds allowed for solving one position, 0.01..600 (default: 5)",
+    )
     p.set_defaults(handler="agent.arena.audit_command")
 
 
 def _add_phases(sub) -> None:
-    p = sub.add_parser("phases", help="show in which stretch of recorded games the margin was made",
-                       description="For games recorded by `match --out`: agent A's mean margin "
-                                   "once each part of the fruit is gone, for the games A moved "
-                                   "first and those it moved second, and A's CPU in each part. "
-                                   "It shows how much of a result is the first mover's head "
-                                   "start and where an agent gains on its opponent.")
+    p = sub.add_parser(
+        "phases",
+        help="show in which stretch of recorded games the margin was made",
+        description="For games recorded by `match --out`: agent A's mean margin "
+        "once each part of the fruit is gone, for the games A moved "
+        "first and those it moved second, and A's CPU in each part. "
+        "It shows how much of a result is the first mover's head "
+        "start and where an agent gains on its opponent.",
+    )
     _add_results_argument(p)
-    p.add_argument("--parts", type=_number(int, 1, 20), default=10,
-                   help="how many equal parts of the fruit to split the games into, 1..20 (default: 10)")
+    p.add_argument(
+        "--parts",
+        type=_number(int, 1, 20),
+        default=10,
+        help="how many equal parts of the fruit to split the games into, 1..20 (default: 10)",
+    )
     p.set_defaults(handler="agent.arena.phases_command")
 
 
 def _add_play(sub) -> None:
-    p = sub.add_parser("play", help="play against the agent in the terminal",
-                       description="You against the agent: type a cell such as G8 to move. Your "
-                                   "clock is the wall time you think; the agent's, the CPU time "
-                                   "of its moves.")
-    p.add_argument("--first", type=_first_mover, choices=FIRST_MOVERS, default="you",
-                   help="who moves first: you, computer (also: agent) or random (default: you)")
+    p = sub.add_parser(
+        "play",
+        help="play against the agent in the terminal",
+        description="You against the agent: type a cell such as G8 to move. Your "
+        "clock is the wall time you think; the agent's, the CPU time "
+        "of its moves.",
+    )
+    p.add_argument(
+        "--first",
+        type=_first_mover,
+        choices=FIRST_MOVERS,
+        default="you",
+        help="who moves first: you, computer (also: agent) or random (default: you)",
+    )
     p.add_argument("--size", type=_board_size, default=8, help="board side n, 1..26 (default: 8)")
     p.add_argument("--types", type=_fruit_types, default=3, help="fruit types p, 1..9 (default: 3)")
-    p.add_argument("--time", type=_clock_seconds, default=60.0,
-                   help="seconds per player, above 0 and up to 1e6 (default: 60)")
+    p.add_argument(
+        "--time", type=_clock_seconds, default=60.0, help="seconds per player, above 0 and up to 1e6 (default: 60)"
+    )
     p.add_argument("--seed", type=int, default=None, help="seed for the board (default: random)")
-    p.add_argument("--agent", default="ours",
-                   help="your opponent: ours, greedy, random, minimax3 or a command (default: ours)")
-    p.add_argument("--out", default=None, metavar="F.jsonl",
-                   help="keep the finished game in this file (replacing what it held), for "
-                        "replay, audit and phases")
+    p.add_argument(
+        "--agent", default="ours", help="your opponent: ours, greedy, random, minimax3 or a command (default: ours)"
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="F.jsonl",
+        help="keep the finished game in this file (replacing what it held), for replay, audit and phases",
+    )
     p.set_defaults(handler="agent.arena.play_command")
 
 
@@ -282,6 +444,7 @@ def _first_mover(text: str) -> str:
 def _number(kind, low, high=None, above_low=False):
     """An argparse type: a `kind` (int or float) from `low` (or above it) up to `high` (no
     limit when None). Every range is checked here, where the parser names the option."""
+
     def parse(text: str):
         try:
             value = kind(text)
@@ -295,6 +458,7 @@ def _number(kind, low, high=None, above_low=False):
                 bounds = f"above {low:g} and up to {high:g}" if above_low else f"{low:g}..{high:g}"
             raise _argument_error(f"must be {bounds}, got {text}")
         return value
+
     return parse
 
 
@@ -303,7 +467,7 @@ _board_size = _number(int, 1, 26)
 _fruit_types = _number(int, 1, 9)
 # more than any game needs, within what timers take
 _clock_seconds = _number(float, 0, LONGEST_CLOCK, above_low=True)
-_delay_seconds = _number(float, 0, 3600)   # time.sleep fails on a negative, nan or huge delay
+_delay_seconds = _number(float, 0, 3600)  # time.sleep fails on a negative, nan or huge delay
 
 
 EXIT_CODES = "exit codes: 0 done, 1 runtime failure, 2 bad input or arguments, 130 interrupted"
@@ -333,8 +497,19 @@ def build_parser(argv=None):
     parser.add_argument("--version", action="version", version=f"fruit-rage {__version__}")
     add_move_arguments(parser, BARE_PREFIX)
     sub = parser.add_subparsers(title="subcommands", metavar="COMMAND", dest="command")
-    for add in (_add_move, _add_perft, _add_calibrate, _add_command, _add_match, _add_tournament, _add_tune,
-                _add_replay, _add_audit, _add_phases, _add_play):
+    for add in (
+        _add_move,
+        _add_perft,
+        _add_calibrate,
+        _add_command,
+        _add_match,
+        _add_tournament,
+        _add_tune,
+        _add_replay,
+        _add_audit,
+        _add_phases,
+        _add_play,
+    ):
         add(sub)
     for name, add in LAZY_SUBCOMMANDS.items():
         add(sub, full=argv is None or name in argv)
@@ -350,11 +525,12 @@ def _take_bare_move_options(parser, args) -> None:
     if args.command is None:
         vars(args).update(bare)
         return
-    given = [f"--{name}" for name, value in bare.items()
-             if value != parser.get_default(BARE_PREFIX + name)]
+    given = [f"--{name}" for name, value in bare.items() if value != parser.get_default(BARE_PREFIX + name)]
     if given:
-        parser.error(f"{', '.join(given)}: options of a move go after `move` "
-                     f"(fruit-rage move {given[0]} ...), not before `{args.command}`")
+        parser.error(
+            f"{', '.join(given)}: options of a move go after `move` "
+            f"(fruit-rage move {given[0]} ...), not before `{args.command}`"
+        )
 
 
 def main(argv=None) -> int:
@@ -371,11 +547,13 @@ def _run_command(argv) -> int:
     if not argv:
         # The competition call: skip argparse, whose imports cost the move's clock.
         from agent.move_command import play_competition_files
+
         return play_competition_files()
     import importlib
 
     if sys.stdout is None:  # started with it closed (`>&-`): what it shows goes nowhere
         import os
+
         sys.stdout = open(os.devnull, "w")
     parser = build_parser(argv)
     args = parser.parse_args(argv)
@@ -404,9 +582,11 @@ def core_missing() -> str:
     source_tree = os.path.exists(os.path.join(os.path.dirname(package), "setup.py"))
     message = f"fruit-rage: the compiled core (agent._core) is not in {package}.\n"
     if source_tree:
-        return (message + "That is a source tree: run in its folder, Python takes it for the installed\n"
-                "package. Run `fruit-rage` instead of python3 -m agent (or run from another\n"
-                "folder), or build the core in place: python3 -m pip install -e .")
+        return (
+            message + "That is a source tree: run in its folder, Python takes it for the installed\n"
+            "package. Run `fruit-rage` instead of python3 -m agent (or run from another\n"
+            "folder), or build the core in place: python3 -m pip install -e ."
+        )
     return message + "Reinstall it: python3 -m pip install --force-reinstall . in the source folder"
 
 

@@ -1,11 +1,12 @@
 """Iterative deepening over the core's one-depth search: aspiration windows, the time
 policy's stop decisions, and always a best move in hand (a one-ply search comes first)."""
+
 import time
 
 from agent import timing
 from agent._core import INFINITE_VALUE, MODEL_GREEDY, Searcher
 
-ASPIRATION = 50          # first half-width of the window; margins are sums of squares
+ASPIRATION = 50  # first half-width of the window; margins are sums of squares
 
 # Late move reduction, on large boards only. There a full-width search reaches depth 4 in
 # about a second at the start (26x26 p9, ~530 groups) and the reduced one depth 6.
@@ -39,17 +40,25 @@ class Decision:
 
     def __init__(self, iterations, nodes, tt_hit_rate):
         best = iterations[-1]
-        self.move = best.move              # (row, col) of a cell of the chosen group
-        self.value = best.value            # margin expected from here, mover's view
+        self.move = best.move  # (row, col) of a cell of the chosen group
+        self.value = best.value  # margin expected from here, mover's view
         self.depth = best.depth
-        self.exact = best.exact            # value is the true final margin
+        self.exact = best.exact  # value is the true final margin
         self.nodes = nodes
         self.iterations = iterations
         self.tt_hit_rate = tt_hit_rate
 
 
-def think(board, manager: timing.TimeManager, tt_bits: int = 20, clock=time.process_time,
-          report=None, searcher_options=None, max_depth: int = None, max_nodes: int = None) -> Decision:
+def think(
+    board,
+    manager: timing.TimeManager,
+    tt_bits: int = 20,
+    clock=time.process_time,
+    report=None,
+    searcher_options=None,
+    max_depth: int = None,
+    max_nodes: int = None,
+) -> Decision:
     """The best move for `board` within what `manager` (the time policy) allows;
     `report(iteration, searcher)` is called after every iteration (for --verbose).
     `max_depth` stops after that depth, `max_nodes` after the iteration whose nodes reach
@@ -65,9 +74,10 @@ def think(board, manager: timing.TimeManager, tt_bits: int = 20, clock=time.proc
         start = clock()
         # The one-ply search has no deadline: it is a single enumeration, and it guarantees a move.
         try:
-            result = _aspiration_search(searcher, depth, iterations[-1].value if iterations else None,
-                                        manager.deadline if depth > 1 else 1e300)
-        except MemoryError:   # no room for a deeper iteration's move lists (a memory cap)
+            result = _aspiration_search(
+                searcher, depth, iterations[-1].value if iterations else None, manager.deadline if depth > 1 else 1e300
+            )
+        except MemoryError:  # no room for a deeper iteration's move lists (a memory cap)
             if not iterations:
                 raise
             break
@@ -77,18 +87,15 @@ def think(board, manager: timing.TimeManager, tt_bits: int = 20, clock=time.proc
         cost = clock() - start
         if not result.completed:
             if result.moves_done and result.improved:
-                iterations.append(Iteration(depth, result.value, result.move, False,
-                                            result.nodes, cost, False))
+                iterations.append(Iteration(depth, result.value, result.move, False, result.nodes, cost, False))
                 if report:
                     report(iterations[-1], searcher)
             break
         manager.update(cost, bool(iterations) and result.move != iterations[-1].move)
-        iterations.append(Iteration(depth, result.value, result.move, result.exact,
-                                    result.nodes, cost, True))
+        iterations.append(Iteration(depth, result.value, result.move, result.exact, result.nodes, cost, True))
         if report:
             report(iterations[-1], searcher)
-        if result.exact or depth == max_depth or (max_nodes and nodes >= max_nodes) \
-                or manager.should_stop(clock()):
+        if result.exact or depth == max_depth or (max_nodes and nodes >= max_nodes) or manager.should_stop(clock()):
             break
     return Decision(iterations, nodes, hits / probes if probes else 0.0)
 
@@ -104,7 +111,7 @@ def new_searcher(board, tt_bits: int, options: dict):
         pass
     for bits in range(tt_bits - 1, 0, -1):
         try:
-            Searcher(board, tt_bits=bits, **options)   # a probe, freed at once
+            Searcher(board, tt_bits=bits, **options)  # a probe, freed at once
         except MemoryError:
             continue
         return Searcher(board, tt_bits=bits - 1, **options)
@@ -123,8 +130,7 @@ def search_options(n: int, greedy_opponent: bool = False) -> dict:
 class WindowResult:
     """One depth searched through as many aspiration windows as it took."""
 
-    __slots__ = ("value", "move", "completed", "moves_done", "exact", "improved",
-                 "nodes", "tt_probes", "tt_hits")
+    __slots__ = ("value", "move", "completed", "moves_done", "exact", "improved", "nodes", "tt_probes", "tt_hits")
 
     def __init__(self, last, improved: bool, nodes: int, tt_probes: int, tt_hits: int):
         self.value = last.value
@@ -132,7 +138,7 @@ class WindowResult:
         self.completed = last.completed
         self.moves_done = last.moves_done
         self.exact = last.exact
-        self.improved = improved    # a root move beat the window's floor before any cut-off
+        self.improved = improved  # a root move beat the window's floor before any cut-off
         self.nodes = nodes
         self.tt_probes = tt_probes
         self.tt_hits = tt_hits

@@ -7,6 +7,7 @@
 >>> [move.name for move in result.pv]
 ['A1', 'A3', 'B3', 'C3']
 """
+
 from __future__ import annotations
 
 import math
@@ -43,12 +44,12 @@ class IterationInfo:
     """One depth of iterative deepening."""
 
     depth: int
-    value: int          # margin expected with best play, mover's view
+    value: int  # margin expected with best play, mover's view
     move: Move
-    exact: bool         # the value is the true final margin
+    exact: bool  # the value is the true final margin
     nodes: int
-    cpu: float          # seconds this depth took
-    completed: bool     # False: cut off by the clock, its move a proven improvement
+    cpu: float  # seconds this depth took
+    completed: bool  # False: cut off by the clock, its move a proven improvement
 
 
 @dataclass(frozen=True)
@@ -75,13 +76,25 @@ def search(board: Board, limit: Limit, *, opponent: str = "best") -> SearchResul
 
     now = time.process_time()
     end = now + limit.cpu if limit.cpu is not None else math.inf
-    return run_search(board, lambda root_moves, speed, reduction: TimeManager.until(
-        now, end, root_moves, speed, reduction), opponent=opponent, max_depth=limit.depth,
-        max_nodes=limit.nodes, tt_bits=None if limit.cpu is not None else 20)
+    return run_search(
+        board,
+        lambda root_moves, speed, reduction: TimeManager.until(now, end, root_moves, speed, reduction),
+        opponent=opponent,
+        max_depth=limit.depth,
+        max_nodes=limit.nodes,
+        tt_bits=None if limit.cpu is not None else 20,
+    )
 
 
-def run_search(board: Board, time_manager, *, opponent: str = "best", max_depth: Optional[int] = None,
-               max_nodes: Optional[int] = None, tt_bits: Optional[int] = None) -> SearchResult:
+def run_search(
+    board: Board,
+    time_manager,
+    *,
+    opponent: str = "best",
+    max_depth: Optional[int] = None,
+    max_nodes: Optional[int] = None,
+    tt_bits: Optional[int] = None,
+) -> SearchResult:
     """`search` under a time policy: `time_manager(root_moves, nodes_per_second,
     reduction)` makes the move's agent.timing.TimeManager; `tt_bits` None: the table the
     manager sizes."""
@@ -94,14 +107,26 @@ def run_search(board: Board, time_manager, *, opponent: str = "best", max_depth:
     core = board.core()
     manager = time_manager(core.group_count(), DEFAULT_NODES_PER_SECOND, options.get("reduction", 0))
     searched = []
-    decision = think(core, manager, tt_bits=manager.table_bits(time.process_time()) if tt_bits is None else tt_bits,
-                     report=lambda iteration, searcher: searched.append(searcher),
-                     searcher_options=options, max_depth=max_depth, max_nodes=max_nodes)
+    decision = think(
+        core,
+        manager,
+        tt_bits=manager.table_bits(time.process_time()) if tt_bits is None else tt_bits,
+        report=lambda iteration, searcher: searched.append(searcher),
+        searcher_options=options,
+        max_depth=max_depth,
+        max_nodes=max_nodes,
+    )
     pv = searched[-1].principal_variation(decision.depth) if searched else []
     return SearchResult(
-        move=Move(*decision.move), value=decision.value, depth=decision.depth,
-        exact=decision.exact, nodes=decision.nodes,
+        move=Move(*decision.move),
+        value=decision.value,
+        depth=decision.depth,
+        exact=decision.exact,
+        nodes=decision.nodes,
         pv=tuple(Move(*cell) for cell in pv) or (Move(*decision.move),),
-        iterations=tuple(IterationInfo(i.depth, i.value, Move(*i.move), i.exact, i.nodes, i.cpu,
-                                       i.completed) for i in decision.iterations),
-        tt_hit_rate=decision.tt_hit_rate)
+        iterations=tuple(
+            IterationInfo(i.depth, i.value, Move(*i.move), i.exact, i.nodes, i.cpu, i.completed)
+            for i in decision.iterations
+        ),
+        tt_hit_rate=decision.tt_hit_rate,
+    )

@@ -10,6 +10,7 @@ differ only in how they judge the positions two plies on.
 >>> player.choose(Board(["001", "122", "112"]), 10.0).name
 'A1'
 """
+
 from __future__ import annotations
 
 import math
@@ -107,6 +108,5 @@ def fitted_player(weights: str, width: int = 8, as_core: bool = False) -> TwoPly
 
     evaluation = FittedEvaluation.load(weights)
     if as_core:
-        return TwoPlyPlayer(lambda board: max(0, round(evaluation(board))), width,
-                            f"two-ply(fitted-as-core,w={width})")
+        return TwoPlyPlayer(lambda board: max(0, round(evaluation(board))), width, f"two-ply(fitted-as-core,w={width})")
     return TwoPlyPlayer(evaluation, width, f"two-ply(fitted,w={width})")

@@ -14,6 +14,7 @@ greedy-pair value alone (the evaluation the search uses now).
 >>> np.round(weights, 6).tolist(), round(intercept, 6)
 ([3.0, -2.0], 5.0)
 """
+
 from __future__ import annotations
 
 import json
@@ -34,9 +35,10 @@ BASELINE_FEATURE = "greedy_pair"
 class LabelledPosition:
     """A position of a recorded game, before its `ply`-th move (from 0), and its label
     from the side to move."""
+
     rows: tuple
     label: float
-    game: int        # which of the games read it comes from
+    game: int  # which of the games read it comes from
     ply: int
 
 
@@ -94,8 +96,9 @@ def feature_matrix(positions: list) -> np.ndarray:
     """One row of agent.features' vector per position (computed with the core)."""
     from agent.fast_features import feature_vector
 
-    return np.array([feature_vector(p.rows) for p in positions], dtype=float).reshape(len(positions),
-                                                                                         len(FEATURE_NAMES))
+    return np.array([feature_vector(p.rows) for p in positions], dtype=float).reshape(
+        len(positions), len(FEATURE_NAMES)
+    )
 
 
 def fit_ridge(features: np.ndarray, labels: np.ndarray, ridge: float) -> tuple:
@@ -133,6 +136,7 @@ def held_out_games(games: int, share: float, seed: int) -> set:
 class FittedEvaluation:
     """intercept + weights . agent.features.feature_vector: the mover's expected margin
     over the rest of the game."""
+
     weights: tuple
     intercept: float
 
@@ -160,8 +164,9 @@ class FittedEvaluation:
         except ValueError:
             raise ValueError(f"{path}: not a JSON weights file") from None
         if not isinstance(data, dict) or tuple(data.get("features", ())) != FEATURE_NAMES:
-            raise ValueError(f"{path}: its features are not this version's {len(FEATURE_NAMES)} "
-                             f"(agent.features.FEATURE_NAMES)")
+            raise ValueError(
+                f"{path}: its features are not this version's {len(FEATURE_NAMES)} (agent.features.FEATURE_NAMES)"
+            )
         weights, intercept = data.get("weights"), data.get("intercept")
         numbers = (*weights, intercept) if isinstance(weights, list) else ()
         if len(numbers) != len(FEATURE_NAMES) + 1 or not all(isinstance(x, (int, float)) for x in numbers):
@@ -174,31 +179,50 @@ class TuningResult:
     """A fit and its figures: R^2 on the training positions and on the held-out games,
     and on those games the R^2 of the greedy-pair value as the search uses it and with a
     scale and offset fitted to the same training positions."""
+
     evaluation: FittedEvaluation
     seed: int
     ridge: float
-    dropped: tuple        # features held at weight 0
+    dropped: tuple  # features held at weight 0
     label: str
-    games: tuple          # (trained on, held out)
-    positions: tuple      # (trained on, held out)
+    games: tuple  # (trained on, held out)
+    positions: tuple  # (trained on, held out)
     r2_train: float
     r2_heldout: float
     r2_greedy_pair: float
     r2_greedy_pair_fitted: float
 
     def to_json(self) -> dict:
-        return {"format": WEIGHTS_FORMAT, "features": list(FEATURE_NAMES),
-                "weights": list(self.evaluation.weights), "intercept": self.evaluation.intercept,
-                "seed": self.seed, "ridge": self.ridge, "dropped": list(self.dropped), "label": self.label,
-                "games": {"train": self.games[0], "heldout": self.games[1]},
-                "positions": {"train": self.positions[0], "heldout": self.positions[1]},
-                "r2": {"train": self.r2_train, "heldout": self.r2_heldout,
-                       "greedy_pair_heldout": self.r2_greedy_pair,
-                       "greedy_pair_fitted_heldout": self.r2_greedy_pair_fitted}}
+        return {
+            "format": WEIGHTS_FORMAT,
+            "features": list(FEATURE_NAMES),
+            "weights": list(self.evaluation.weights),
+            "intercept": self.evaluation.intercept,
+            "seed": self.seed,
+            "ridge": self.ridge,
+            "dropped": list(self.dropped),
+            "label": self.label,
+            "games": {"train": self.games[0], "heldout": self.games[1]},
+            "positions": {"train": self.positions[0], "heldout": self.positions[1]},
+            "r2": {
+                "train": self.r2_train,
+                "heldout": self.r2_heldout,
+                "greedy_pair_heldout": self.r2_greedy_pair,
+                "greedy_pair_fitted_heldout": self.r2_greedy_pair_fitted,
+            },
+        }
 
 
-def tune(records: list, *, seed: int = 1, per_game: int = 20, heldout: float = 0.25, ridge: float = 1.0,
-         label_depth: Optional[int] = None, dropped: tuple = ()) -> TuningResult:
+def tune(
+    records: list,
+    *,
+    seed: int = 1,
+    per_game: int = 20,
+    heldout: float = 0.25,
+    ridge: float = 1.0,
+    label_depth: Optional[int] = None,
+    dropped: tuple = (),
+) -> TuningResult:
     """Fit the evaluation's weights on the positions of `records` (game records as
     `match --out` writes them), holding a share of the games out to measure it; the
     `dropped` features keep weight 0 (to measure what they add)."""
@@ -216,10 +240,15 @@ def tune(records: list, *, seed: int = 1, per_game: int = 20, heldout: float = 0
     baseline = features[:, FEATURE_NAMES.index(BASELINE_FEATURE)]
     scale, offset = fit_ridge(baseline[~test, None], labels[~test], 0.0)
     return TuningResult(
-        FittedEvaluation(tuple(float(w) for w in weights), intercept), seed, ridge, tuple(dropped),
+        FittedEvaluation(tuple(float(w) for w in weights), intercept),
+        seed,
+        ridge,
+        tuple(dropped),
         "margin to come" if label_depth is None else f"search value at depth {label_depth}",
-        (games - len(kept_out), len(kept_out)), (int((~test).sum()), int(test.sum())),
+        (games - len(kept_out), len(kept_out)),
+        (int((~test).sum()), int(test.sum())),
         r_squared(labels[~test], features[~test] @ weights + intercept),
         r_squared(labels[test], features[test] @ weights + intercept),
         r_squared(labels[test], baseline[test]),
-        r_squared(labels[test], baseline[test] * scale[0] + offset))
+        r_squared(labels[test], baseline[test] * scale[0] + offset),
+    )

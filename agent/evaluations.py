@@ -16,6 +16,7 @@ Adding an evaluation:
 3. Registration: one `Evaluation(...)` line in EVALUATIONS below.
 The tests then cover it; `Searcher(board, eval_kind=...)` accepts it.
 """
+
 from agent import rules
 from agent._core import EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE
 
@@ -24,9 +25,9 @@ class Evaluation:
     __slots__ = ("name", "kind", "oracle")
 
     def __init__(self, name: str, kind: int, oracle):
-        self.name = name        # for test ids and messages
-        self.kind = kind        # the core's EVAL_* value
-        self.oracle = oracle    # grid -> int, the same value computed plainly
+        self.name = name  # for test ids and messages
+        self.kind = kind  # the core's EVAL_* value
+        self.oracle = oracle  # grid -> int, the same value computed plainly
 
     def __repr__(self):
         return f"Evaluation({self.name!r})"
@@ -42,4 +43,3 @@ EVALUATIONS = (
     Evaluation("greedy-pair", EVAL_GREEDY_PAIR, rules.greedy_pair_value),
     Evaluation("alternating", EVAL_ALTERNATING, rules.alternating_value),
 )
-

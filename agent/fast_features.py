@@ -2,6 +2,7 @@
 moves, one labelled grid and a flood fill around each merge, instead of the rules'
 search of every cell. The same vector, in the order of agent.features.FEATURE_NAMES,
 held to that module by the tests."""
+
 from __future__ import annotations
 
 import math
@@ -37,13 +38,17 @@ def feature_vector(position, merges: bool = True) -> tuple:
     mean_height = sum(heights) / n
     largest_first = sorted(sizes, reverse=True) + [0, 0, 0, 0]
     values = (
-        fruit, len(sizes), len(sizes) / fruit if fruit else 0.0,
+        fruit,
+        len(sizes),
+        len(sizes) / fruit if fruit else 0.0,
         sum((count / fruit) ** 2 for count in counts.values()) if fruit else 0.0,
         *(sum(low <= size <= high for size in sizes) for low, high in SIZE_CLASSES),
-        mean_height, math.sqrt(sum((h - mean_height) ** 2 for h in heights) / n),
+        mean_height,
+        math.sqrt(sum((h - mean_height) ** 2 for h in heights) / n),
         largest_first[0] ** 2 - largest_first[1] ** 2,
-        sum(s * s if i % 2 == 0 else -s * s for i, s in enumerate(largest_first[:len(sizes)])),
-        largest_first[2] ** 2 - largest_first[3] ** 2, greedy_exchange(board, cell_groups, largest_first[0]),
+        sum(s * s if i % 2 == 0 else -s * s for i, s in enumerate(largest_first[: len(sizes)])),
+        largest_first[2] ** 2 - largest_first[3] ** 2,
+        greedy_exchange(board, cell_groups, largest_first[0]),
         *(merge_features(board, rows, cell_groups) if merges else (0,) * len(MERGE_FEATURES)),
         1 if len(sizes) % 2 else -1,
     )
@@ -61,14 +66,24 @@ def merge_features(board: CoreBoard, rows, cell_groups) -> tuple:
         parity = -1
     else:
         parity = 0
-    return (sum(potential > len(cells) for cells, potential in zip(cell_groups, potentials)),
-            most, max(0, most * most - largest * largest), parity)
+    return (
+        sum(potential > len(cells) for cells, potential in zip(cell_groups, potentials)),
+        most,
+        max(0, most * most - largest * largest),
+        parity,
+    )
 
 
 def greedy_exchange(board: CoreBoard, cell_groups, largest: int) -> int:
     """agent.features.greedy_exchange_value, from the core's groups of `board`."""
-    return max((largest * largest - max((len(other) for other in board.play(cells[0])[0].groups()), default=0) ** 2
-                for cells in cell_groups if len(cells) == largest), default=0)
+    return max(
+        (
+            largest * largest - max((len(other) for other in board.play(cells[0])[0].groups()), default=0) ** 2
+            for cells in cell_groups
+            if len(cells) == largest
+        ),
+        default=0,
+    )
 
 
 def merge_potentials(board: CoreBoard, rows, cell_groups) -> list:
@@ -85,8 +100,10 @@ def merge_potentials(board: CoreBoard, rows, cell_groups) -> list:
             here = label[row][col]
             if here == NO_GROUP:
                 continue
-            for other in (label[row][col + 1] if col + 1 < n else NO_GROUP,
-                          label[row + 1][col] if row + 1 < n else NO_GROUP):
+            for other in (
+                label[row][col + 1] if col + 1 < n else NO_GROUP,
+                label[row + 1][col] if row + 1 < n else NO_GROUP,
+            ):
                 if other != NO_GROUP and other != here:
                     touching[here].add(other)
                     touching[other].add(here)

@@ -11,6 +11,7 @@ the tests hold it to this module.
 >>> dict(zip(FEATURE_NAMES, feature_vector(grid)))["greedy_pair"]
 8.0
 """
+
 from __future__ import annotations
 
 import math
@@ -100,8 +101,14 @@ def greedy_exchange_value(grid) -> int:
     with the merges and splits that first move makes (0 on an empty board)."""
     found = groups(grid)
     largest = max((len(g) for g in found), default=0)
-    return max((largest ** 2 - max((len(h) for h in groups(remove_and_fall(grid, g))), default=0) ** 2
-                for g in found if len(g) == largest), default=0)
+    return max(
+        (
+            largest**2 - max((len(h) for h in groups(remove_and_fall(grid, g))), default=0) ** 2
+            for g in found
+            if len(g) == largest
+        ),
+        default=0,
+    )
 
 
 def pair_exchange_blend(grid, weights=(465, 325, 4222)) -> int:
@@ -168,7 +175,7 @@ def merge_gain(grid) -> int:
     """How many more points the largest merge offers than the largest group now:
     max(0, merge_max^2 - largest^2)."""
     largest = max((len(g) for g in groups(grid)), default=0)
-    return max(0, merge_max(grid) ** 2 - largest ** 2)
+    return max(0, merge_max(grid) ** 2 - largest**2)
 
 
 def moves_until_large_group(grid):
@@ -194,11 +201,26 @@ def group_count_parity(grid) -> int:
 
 
 FEATURE_NAMES = (
-    "fruit", "groups", "fragmentation", "type_concentration",
-    "groups_1", "groups_2", "groups_3_4", "groups_5_8", "groups_9_up",
-    "column_height_mean", "column_height_spread",
-    "greedy_pair", "alternating", "third_fourth", "greedy_exchange",
-    "joinable_groups", "merge_max", "merge_gain", "large_group_parity", "group_count_parity",
+    "fruit",
+    "groups",
+    "fragmentation",
+    "type_concentration",
+    "groups_1",
+    "groups_2",
+    "groups_3_4",
+    "groups_5_8",
+    "groups_9_up",
+    "column_height_mean",
+    "column_height_spread",
+    "greedy_pair",
+    "alternating",
+    "third_fourth",
+    "greedy_exchange",
+    "joinable_groups",
+    "merge_max",
+    "merge_gain",
+    "large_group_parity",
+    "group_count_parity",
 )
 
 # The features that need a trial removal of every group: the dearest to compute.
@@ -209,11 +231,21 @@ def feature_vector(grid) -> tuple:
     """Every feature of `grid` as floats, in the order of FEATURE_NAMES."""
     grid = tuple(grid)
     values = (
-        sum(fruit_by_type(grid).values()), len(groups(grid)), fragmentation(grid), type_concentration(grid),
+        sum(fruit_by_type(grid).values()),
+        len(groups(grid)),
+        fragmentation(grid),
+        type_concentration(grid),
         *size_class_counts(grid),
-        column_height_mean(grid), column_height_spread(grid),
-        greedy_pair_value(grid), alternating_value(grid), third_fourth_value(grid), greedy_exchange_value(grid),
-        joinable_groups(grid), merge_max(grid), merge_gain(grid), large_group_parity(grid),
+        column_height_mean(grid),
+        column_height_spread(grid),
+        greedy_pair_value(grid),
+        alternating_value(grid),
+        third_fourth_value(grid),
+        greedy_exchange_value(grid),
+        joinable_groups(grid),
+        merge_max(grid),
+        merge_gain(grid),
+        large_group_parity(grid),
         group_count_parity(grid),
     )
     return tuple(float(value) for value in values)

@@ -4,6 +4,7 @@ Liberal: CRLF line ends, trailing spaces, a missing final newline, blank lines a
 board, fruit digits >= p, a UTF-8 byte order mark. Everything else raises InputError with
 the line it is about.
 """
+
 from agent.oscalls import getpid, lstat, replace, unlink
 from agent.rules import DIGITS, EMPTY, MAX_SIZE, is_empty
 
@@ -34,8 +35,9 @@ def parse_input(text: str) -> GameInput:
     while lines and lines[-1] == "":
         lines.pop()
     if len(lines) < 3:
-        raise _line_error(len(lines) + 1, f"expected n, p and the remaining time on lines 1-3, "
-                                          f"found {len(lines)} line(s)")
+        raise _line_error(
+            len(lines) + 1, f"expected n, p and the remaining time on lines 1-3, found {len(lines)} line(s)"
+        )
 
     n = _parse_int(lines[0], 1, "board size n")
     if not 1 <= n <= MAX_SIZE:
@@ -144,7 +146,7 @@ def read_input(path: str) -> GameInput:
     if data.startswith(UTF16_BOMS):
         raise _line_error(1, "the file is UTF-16 text: save it as ASCII (or UTF-8)")
     if data.startswith(UTF8_BOM):  # as some Windows editors save a file
-        data = data[len(UTF8_BOM):]
+        data = data[len(UTF8_BOM) :]
     # UTF-8, so that a message shows a stray character as it looks; the checks take ASCII only
     return parse_input(data.decode("utf-8", errors="replace"))
 

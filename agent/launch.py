@@ -5,6 +5,7 @@ pays for `site` (every .pth file of the environment) and runpy. With -S and the 
 folder on PYTHONPATH the move path imports only the standard library and agent itself:
 it needs nothing from site-packages. Printing this command, calibrating and starting a
 match also write the package's bytecode, so that no move compiles a module."""
+
 from __future__ import annotations
 
 import os
@@ -13,8 +14,7 @@ import sys
 
 # `-c` puts the current folder first on the import path: an agent.py (or agent/ package)
 # in the folder the referee runs the move in would be imported instead of this package.
-MOVE_CODE = ('import sys; sys.path[0] == "" and sys.path.pop(0); '
-             "import agent.move_command as m; m.play_and_exit()")
+MOVE_CODE = 'import sys; sys.path[0] == "" and sys.path.pop(0); import agent.move_command as m; m.play_and_exit()'
 
 
 def package_root() -> str:

@@ -1,4 +1,5 @@
 """`fruit-rage move`: input.txt -> output.txt, the competition protocol."""
+
 import sys
 
 from agent.gamefile import InputError, format_output, read_input, write_atomically
@@ -15,6 +16,7 @@ def main() -> int:
         options = move_options(sys.argv[1:])
         if options is None:
             from agent.cli import main as cli_main
+
             return cli_main()
         try:
             return play_files(**options)
@@ -25,8 +27,13 @@ def main() -> int:
 
 
 # The options of a move that take a value, by the play_files argument they set.
-VALUE_OPTIONS = {"--input": "input_path", "--output": "output_path", "--calibration": "calibration_path",
-                 "--opponent": "opponent", "--depth": "depth"}
+VALUE_OPTIONS = {
+    "--input": "input_path",
+    "--output": "output_path",
+    "--calibration": "calibration_path",
+    "--opponent": "opponent",
+    "--depth": "depth",
+}
 
 
 def move_options(words) -> dict:
@@ -84,18 +91,26 @@ def _flush(stream) -> None:
         return
     try:
         stream.flush()
-    except (OSError, ValueError):   # a pipe no one reads any more; a closed file
+    except (OSError, ValueError):  # a pipe no one reads any more; a closed file
         pass
 
 
 def run(args) -> int:
-    return play_files(args.input, args.output, args.calibration, args.verbose,
-                      greedy_opponent=args.opponent == "greedy", depth=args.depth)
+    return play_files(
+        args.input,
+        args.output,
+        args.calibration,
+        args.verbose,
+        greedy_opponent=args.opponent == "greedy",
+        depth=args.depth,
+    )
 
 
-def play_files(input_path: str, output_path: str, calibration_path=None, verbose=False,
-               greedy_opponent=False, depth=None) -> int:
+def play_files(
+    input_path: str, output_path: str, calibration_path=None, verbose=False, greedy_opponent=False, depth=None
+) -> int:
     """The agent's move: input_path -> output_path."""
+
     def agent_choice(game) -> tuple:
         from agent.calibration import load
         from agent.player import choose_move  # after parsing: a bad file costs no core load
@@ -117,8 +132,7 @@ def answer_files(input_path: str, output_path: str, choose, program: str = "frui
         print(f"{program}: {input_path}: {error}", file=sys.stderr)
         return 2
     if same_file(output_path, input_path):  # a symbolic or hard link: the move would eat its input
-        print(f"{program}: {output_path} is the input file {input_path}: it would be overwritten",
-              file=sys.stderr)
+        print(f"{program}: {output_path} is the input file {input_path}: it would be overwritten", file=sys.stderr)
         return 2
     name, next_grid = choose(game)
     try:

@@ -1,4 +1,5 @@
 """`fruit-rage perft FILE DEPTH`: leaf counts per depth and the speed of counting them."""
+
 from __future__ import annotations
 
 import sys
@@ -18,6 +19,7 @@ def run(args) -> int:
         count = lambda depth: perft(game.grid, depth)  # noqa: E731
     else:
         from agent._core import Board
+
         count = _interruptible(Board(game.grid).perft)
     # every move takes at least one fruit: deeper than that, every count is the same
     deepest = min(args.depth, fruit_count(game.grid))
@@ -29,8 +31,10 @@ def run(args) -> int:
         rate = leaves / elapsed if elapsed > 0 else float("inf")
         print(f"{depth:>5} {leaves:>16,} {elapsed:>9.3f} {rate:>12,.0f}", flush=True)
     if deepest < args.depth:
-        print(f"(every game from here ends within {deepest} moves: the counts of depths "
-              f"{deepest + 1}..{args.depth} are those of depth {deepest})")
+        print(
+            f"(every game from here ends within {deepest} moves: the counts of depths "
+            f"{deepest + 1}..{args.depth} are those of depth {deepest})"
+        )
     return 0
 
 
@@ -48,6 +52,7 @@ def _interruptible(count):
                 outcome.append((count(depth), None))
             except BaseException as error:  # re-raised in the main thread
                 outcome.append((None, error))
+
         worker = threading.Thread(target=work, daemon=True)  # daemon: an interrupted count ends with us
         worker.start()
         worker.join()
@@ -55,4 +60,5 @@ def _interruptible(count):
         if error is not None:
             raise error
         return leaves
+
     return counted

@@ -17,6 +17,7 @@ names:
 `choose` uses, as a referee charges a program, and take the game from a player that
 raises, overruns its clock or answers with something that is not a move.
 """
+
 from __future__ import annotations
 
 import time
@@ -32,8 +33,7 @@ class Player(Protocol):
 
     name: str
 
-    def choose(self, board: Board, clock_left: float) -> Move:
-        ...
+    def choose(self, board: Board, clock_left: float) -> Move: ...
 
 
 class SearchPlayer:
@@ -43,8 +43,16 @@ class SearchPlayer:
     `opponent="greedy"` models a greedy opponent.
     After each move, `last_result` holds the SearchResult (depth, value, ...)."""
 
-    def __init__(self, limit=None, *, depth: Optional[int] = None, nodes: Optional[int] = None,
-                 cpu: Optional[float] = None, opponent: str = "best", name: Optional[str] = None):
+    def __init__(
+        self,
+        limit=None,
+        *,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        cpu: Optional[float] = None,
+        opponent: str = "best",
+        name: Optional[str] = None,
+    ):
         if opponent not in ("best", "greedy"):
             raise ValueError(f"opponent must be 'best' or 'greedy', not {opponent!r}")
         if limit is None and (depth, nodes, cpu) != (None, None, None):
@@ -66,8 +74,13 @@ class SearchPlayer:
             from agent.timing import TimeManager
 
             now = time.process_time()
-            self.last_result = run_search(board, lambda root_moves, speed, reduction: TimeManager.in_process(
-                clock_left, root_moves, now, speed, reduction), opponent=self.opponent)
+            self.last_result = run_search(
+                board,
+                lambda root_moves, speed, reduction: TimeManager.in_process(
+                    clock_left, root_moves, now, speed, reduction
+                ),
+                opponent=self.opponent,
+            )
         return self.last_result.move
 
     def __repr__(self) -> str:
@@ -75,9 +88,15 @@ class SearchPlayer:
 
 
 def _limit_name(limit, opponent: str) -> str:
-    parts = [] if limit is None else [f"{key}={value:g}" for key, value in
-                                      (("cpu", limit.cpu), ("depth", limit.depth), ("nodes", limit.nodes))
-                                      if value is not None]
+    parts = (
+        []
+        if limit is None
+        else [
+            f"{key}={value:g}"
+            for key, value in (("cpu", limit.cpu), ("depth", limit.depth), ("nodes", limit.nodes))
+            if value is not None
+        ]
+    )
     if opponent != "best":
         parts.append(f"opponent={opponent}")
     return "ours(" + ",".join(parts) + ")"
@@ -123,8 +142,7 @@ class Minimax3Player:
         return Move(*minimax3_move(board.rows, clock_left, in_process=True))
 
 
-BUILT_IN_PLAYERS = {"ours": SearchPlayer, "greedy": GreedyPlayer, "random": RandomPlayer,
-                    "minimax3": Minimax3Player}
+BUILT_IN_PLAYERS = {"ours": SearchPlayer, "greedy": GreedyPlayer, "random": RandomPlayer, "minimax3": Minimax3Player}
 
 
 def player_from_name(name: str, **params) -> Player:
@@ -143,7 +161,7 @@ def player_from_python(text: str, **params) -> Player:
     `params` (none by default). ValueError saying what is wrong when it cannot be had."""
     import importlib
 
-    spec = text[len("py:"):] if text.startswith("py:") else text
+    spec = text[len("py:") :] if text.startswith("py:") else text
     module_name, sep, attribute = spec.partition(":")
     if not (module_name and sep and attribute):
         raise ValueError(f"{text!r}: expected py:package.module:factory")
@@ -165,7 +183,9 @@ def player_from_python(text: str, **params) -> Player:
     except Exception as error:
         raise ValueError(f"{text!r}: {attribute}() raised {type(error).__name__}: {error}") from None
     if not callable(getattr(player, "choose", None)):
-        raise ValueError(f"{text!r}: {attribute}() gave {type(player).__name__}, which has no choose(board, clock_left)")
+        raise ValueError(
+            f"{text!r}: {attribute}() gave {type(player).__name__}, which has no choose(board, clock_left)"
+        )
     if not isinstance(getattr(player, "name", None), str):
         try:
             player.name = text

@@ -8,6 +8,7 @@ opening the agent plays as it is. A search idea tried in Python before the core.
 >>> playout(board.core(), random.Random(1), epsilon=0.0)   # largest groups: 9 - 9 + 4 - 1
 3
 """
+
 from __future__ import annotations
 
 import random
@@ -53,7 +54,7 @@ class RootPlayoutPlayer:
         from agent.players import SearchPlayer
 
         move = board.normalize(SearchPlayer().choose(board, clock_left))
-        if board.fruit < (1 - self.opening) * board.size ** 2 or self.top == 1:
+        if board.fruit < (1 - self.opening) * board.size**2 or self.top == 1:
             return move
         return self.best_by_playouts(board, move)
 
@@ -61,8 +62,11 @@ class RootPlayoutPlayer:
         """The best of `move` and the other candidates by mean playout margin."""
         core = board.core()
         rng = random.Random("\n".join(board.rows))
-        others = [(cell, child, points) for cell, child, points in candidates(core, self.top)
-                  if board.normalize(Move(*cell)) != move][:self.top - 1]
+        others = [
+            (cell, child, points)
+            for cell, child, points in candidates(core, self.top)
+            if board.normalize(Move(*cell)) != move
+        ][: self.top - 1]
         options = [(move.cell, *core.play(move.cell)), *others]
         best, best_score = move, None
         for cell, child, points in options:

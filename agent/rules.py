@@ -4,6 +4,7 @@ A grid is a tuple of row strings, top row first; a cell is (row, col), 0-based f
 top-left corner. `EMPTY` marks a hole; any digit is a fruit. Nothing here is fast: the
 Cython core (agent._core) does the same work at speed and the tests hold it to this module.
 """
+
 EMPTY = "*"
 DIGITS = "0123456789"
 MAX_SIZE = 26
@@ -113,8 +114,9 @@ def is_empty(grid: Grid) -> bool:
 def is_settled(grid: Grid) -> bool:
     """True when no fruit floats above a hole (gravity already applied)."""
     n = len(grid)
-    return all(not (grid[row][col] != EMPTY and grid[row + 1][col] == EMPTY)
-               for row in range(n - 1) for col in range(n))
+    return all(
+        not (grid[row][col] != EMPTY and grid[row + 1][col] == EMPTY) for row in range(n - 1) for col in range(n)
+    )
 
 
 def fruit_count(grid: Grid) -> int:
@@ -141,8 +143,7 @@ def negamax_value(grid: Grid, depth: int, evaluate=None) -> int:
         return 0
     if depth == 0:
         return evaluate(grid) if evaluate else 0
-    return max(len(g) ** 2 - negamax_value(remove_and_fall(grid, g), depth - 1, evaluate)
-               for g in groups(grid))
+    return max(len(g) ** 2 - negamax_value(remove_and_fall(grid, g), depth - 1, evaluate) for g in groups(grid))
 
 
 def greedy_pair_value(grid: Grid) -> int:

@@ -12,19 +12,20 @@ The policy, in the manner of Ethereal's time manager:
 - keep_searching(): after each iteration, stop early when the best move has been stable,
   stretch when it keeps changing, and never start an iteration predicted to overrun.
 """
-SAFETY_FLOOR = 0.02        # s never planned on: clock granularity, scheduler noise
-SAFETY_FRACTION = 0.03     # of the remaining time, never planned on
-EXIT_COST = 0.015          # s to write output.txt and leave after the search stops (measured <1 ms; margin for a slow disk)
-MIN_THINK = 0.005          # s: below this share a move answers at once
-HORIZON = 40               # own moves the spendable time is spread over, at most
-MAX_STRETCH = 4.0          # a move may use this many times its share when unstable
-MAX_FRACTION = 0.5         # and never more than this part of the spendable time
-DEFAULT_GROWTH = 10.0      # next iteration / last, before two are measured
+
+SAFETY_FLOOR = 0.02  # s never planned on: clock granularity, scheduler noise
+SAFETY_FRACTION = 0.03  # of the remaining time, never planned on
+EXIT_COST = 0.015  # s to write output.txt and leave after the search stops (measured <1 ms; margin for a slow disk)
+MIN_THINK = 0.005  # s: below this share a move answers at once
+HORIZON = 40  # own moves the spendable time is spread over, at most
+MAX_STRETCH = 4.0  # a move may use this many times its share when unstable
+MAX_FRACTION = 0.5  # and never more than this part of the spendable time
+DEFAULT_GROWTH = 10.0  # next iteration / last, before two are measured
 FIRST_COSTLY_DEPTH = 4  # the first depth whose tree is ~root_moves squared (a full reply to every root move)
 COSTLY_DEPTH_NODES_PER_ROOT_MOVE_SQUARED = 2.0  # measured 1.5-1.9 (see predict_next_iteration)
 EXPECTED_OWN_MOVES_PER_GROUP = 0.35  # 26x26 p9 games last ~0.63 moves per initial group
-MOST_OWN_MOVES_PER_GROUP = 0.5      # late in a game nearly every group is a move
-LONGEST_CLOCK = 1e6        # s planned with at most (a clock of 1e303 s overflowed the planning)
+MOST_OWN_MOVES_PER_GROUP = 0.5  # late in a game nearly every group is a move
+LONGEST_CLOCK = 1e6  # s planned with at most (a clock of 1e303 s overflowed the planning)
 
 
 class Budget:
@@ -33,10 +34,10 @@ class Budget:
     __slots__ = ("start", "optimum", "maximum", "instant")
 
     def __init__(self, start: float, optimum: float, maximum: float, instant: bool):
-        self.start = start        # when the move's thinking began
-        self.optimum = optimum    # aim to stop around here
-        self.maximum = maximum    # the search is cut off here, whatever it is doing
-        self.instant = instant    # too little time: play the shallowest search's move
+        self.start = start  # when the move's thinking began
+        self.optimum = optimum  # aim to stop around here
+        self.maximum = maximum  # the search is cut off here, whatever it is doing
+        self.instant = instant  # too little time: play the shallowest search's move
 
     def shifted(self, offset: float) -> "Budget":
         """The same budget on a clock that reads `offset` more (a player that is not its
@@ -44,8 +45,10 @@ class Budget:
         return Budget(self.start + offset, self.optimum + offset, self.maximum + offset, self.instant)
 
     def __repr__(self) -> str:
-        return (f"Budget(start={self.start:.4f}, optimum={self.optimum:.4f}, "
-                f"maximum={self.maximum:.4f}, instant={self.instant})")
+        return (
+            f"Budget(start={self.start:.4f}, optimum={self.optimum:.4f}, "
+            f"maximum={self.maximum:.4f}, instant={self.instant})"
+        )
 
 
 def own_moves_left(groups: int) -> tuple:
@@ -53,8 +56,7 @@ def own_moves_left(groups: int) -> tuple:
     Groups merge as the game goes, so a game takes fewer moves than it has groups; the
     time is shared out over the expected number, but the start-up reserve must cover the
     most there can be, since each of those moves pays its start-up."""
-    return (max(1.0, groups * EXPECTED_OWN_MOVES_PER_GROUP),
-            max(1.0, groups * MOST_OWN_MOVES_PER_GROUP))
+    return (max(1.0, groups * EXPECTED_OWN_MOVES_PER_GROUP), max(1.0, groups * MOST_OWN_MOVES_PER_GROUP))
 
 
 def reserve(remaining: float, moves_left: float, overhead: float) -> float:
@@ -78,8 +80,9 @@ def plan(remaining: float, groups: int, startup: float, spent: float) -> Budget:
     return Budget(spent, spent + min(share, cap), spent + cap, instant=False)
 
 
-def keep_searching(budget: Budget, now: float, next_iteration: float,
-                   stable_iterations: int, best_changed: bool) -> bool:
+def keep_searching(
+    budget: Budget, now: float, next_iteration: float, stable_iterations: int, best_changed: bool
+) -> bool:
     """Whether to start another iteration, expected to cost `next_iteration` CPU seconds,
     at CPU reading `now`."""
     share = budget.optimum - budget.start
@@ -93,8 +96,9 @@ def keep_searching(budget: Budget, now: float, next_iteration: float,
     return now + next_iteration <= budget.maximum
 
 
-def predict_next_iteration(costs: list, root_moves: int, nodes_per_second: float,
-                           first_costly_depth: int = FIRST_COSTLY_DEPTH) -> float:
+def predict_next_iteration(
+    costs: list, root_moves: int, nodes_per_second: float, first_costly_depth: int = FIRST_COSTLY_DEPTH
+) -> float:
     """Cost of the next depth from the costs of the finished ones (costs[0] is depth 1).
     The search's frontier pruning makes odd depths cheap and even depths costly: an even
     depth's tree ends in about root_moves times more frontier nodes. So the growth from
@@ -108,7 +112,7 @@ def predict_next_iteration(costs: list, root_moves: int, nodes_per_second: float
     if not costs:
         return 0.0
     if len(costs) == first_costly_depth - 1:
-        nodes = COSTLY_DEPTH_NODES_PER_ROOT_MOVE_SQUARED * root_moves ** 2
+        nodes = COSTLY_DEPTH_NODES_PER_ROOT_MOVE_SQUARED * root_moves**2
         return max(nodes / nodes_per_second, 2.0 * costs[-1])
     ratios = [later / max(earlier, 1e-4) for earlier, later in zip(costs, costs[1:])]
     growth = ratios[-2] if len(ratios) >= 2 else DEFAULT_GROWTH
@@ -129,27 +133,36 @@ class TimeManager:
         self.root_moves = root_moves
         self.nodes_per_second = nodes_per_second
         self.first_costly_depth = FIRST_COSTLY_DEPTH + reduction  # measured for reductions 0 and 2
-        self.costs = []           # CPU seconds of each completed depth, from depth 1
-        self.stable = 0           # iterations in a row that kept the best move
-        self.changed = False      # the last iteration changed it
+        self.costs = []  # CPU seconds of each completed depth, from depth 1
+        self.stable = 0  # iterations in a row that kept the best move
+        self.changed = False  # the last iteration changed it
 
     @classmethod
-    def for_move_process(cls, remaining: float, root_moves: int, startup: float, spent: float,
-                         nodes_per_second: float, reduction: int = 0) -> "TimeManager":
+    def for_move_process(
+        cls,
+        remaining: float,
+        root_moves: int,
+        startup: float,
+        spent: float,
+        nodes_per_second: float,
+        reduction: int = 0,
+    ) -> "TimeManager":
         """A fresh process's move: `spent` is its CPU so far, `startup` what each later
         move's process start will cost (see plan)."""
         return cls(plan(remaining, root_moves, startup, spent), root_moves, nodes_per_second, reduction)
 
     @classmethod
-    def in_process(cls, clock_left: float, root_moves: int, now: float, nodes_per_second: float,
-                   reduction: int = 0) -> "TimeManager":
+    def in_process(
+        cls, clock_left: float, root_moves: int, now: float, nodes_per_second: float, reduction: int = 0
+    ) -> "TimeManager":
         """A player inside a longer-lived process: no start-up per move, and the process
         clock reads `now` as the move begins."""
         return cls(plan(clock_left, root_moves, 0.0, 0.0).shifted(now), root_moves, nodes_per_second, reduction)
 
     @classmethod
-    def until(cls, start: float, end: float, root_moves: int, nodes_per_second: float,
-              reduction: int = 0) -> "TimeManager":
+    def until(
+        cls, start: float, end: float, root_moves: int, nodes_per_second: float, reduction: int = 0
+    ) -> "TimeManager":
         """Search from `start` to at most `end` on the CPU clock (inf: no time limit)."""
         return cls(Budget(start, end, end, False), root_moves, nodes_per_second, reduction)
 
@@ -168,8 +181,7 @@ class TimeManager:
         """Whether to start no further depth at CPU reading `now`."""
         if self.budget.instant:
             return True
-        next_cost = predict_next_iteration(self.costs, self.root_moves, self.nodes_per_second,
-                                           self.first_costly_depth)
+        next_cost = predict_next_iteration(self.costs, self.root_moves, self.nodes_per_second, self.first_costly_depth)
         return not keep_searching(self.budget, now, next_cost, self.stable, self.changed)
 
     def table_bits(self, now: float) -> int:
@@ -180,4 +192,4 @@ class TimeManager:
         return min(max(bits, TT_BITS_RANGE[0]), TT_BITS_RANGE[1])
 
 
-TT_BITS_RANGE = (12, 22)    # 2^22 entries of 16 bytes = 64 MiB, the memory ceiling
+TT_BITS_RANGE = (12, 22)  # 2^22 entries of 16 bytes = 64 MiB, the memory ceiling

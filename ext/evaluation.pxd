@@ -12,9 +12,16 @@ cpdef enum:
     EVAL_NONE = 0            # the bare margin: nothing is guessed
     EVAL_GREEDY_PAIR = 1     # the mover takes the largest group, the opponent the next
     EVAL_ALTERNATING = 2     # the players take the groups in turn, largest first
+    EVAL_PAIR_EXCHANGE = 3   # a fitted blend of the greedy pair and the greedy exchange
 
 cdef enum:
-    EVAL_KINDS = 3           # the kinds above are 0 .. EVAL_KINDS - 1
+    EVAL_KINDS = 4           # the kinds above are 0 .. EVAL_KINDS - 1
+    # EVAL_PAIR_EXCHANGE's weights in thousandths: (PAIR * greedy pair + EXCHANGE * greedy
+    # exchange + CONSTANT) / 1000, rounded, never below 0 (the 12x12 p4 fit of
+    # docs/strength-eval.md; agent/evaluations.py gives its oracle the same numbers).
+    BLEND_PAIR = 465
+    BLEND_EXCHANGE = 325
+    BLEND_CONSTANT = 4222
 
 # The value of `pos`, the position `move` leaves; `parent` is the list of the position
 # the move was played in, `summary` its summary when needs_summary(kind) (else unread),

@@ -4,6 +4,7 @@ The worked examples of the rules document are copied as given. The other boards 
 (fixed seeds), some played down with random moves so that they are partly empty; their
 output.txt is what the agent answered when the samples were made: one correct output,
 not the only one (any cell of the chosen group names the same move)."""
+
 import os
 import random
 import sys
@@ -25,7 +26,8 @@ WORKED = {
         "10\n4\n1.276\n3102322310\n0121232013\n3021111113\n0221031132\n0230011012\n"
         "0323321010\n2003022012\n2202200021\n0130000020\n2200022231\n",
         "G8\n31******10\n010*****13\n3022322*13\n0221232*32\n0221111*12\n0331031310\n"
-        "2020011012\n2203321121\n0103022120\n2232222231\n"),
+        "2020011012\n2203321121\n0103022120\n2232222231\n",
+    ),
 }
 
 # name: (n, p, random moves played before the position, remaining time, seed)

@@ -1,5 +1,6 @@
 """What every interactive game here does at the end of input, on Ctrl-C, and when its output
 goes nowhere; and the exit codes every Nim program's --help ends with."""
+
 from __future__ import annotations
 
 import io

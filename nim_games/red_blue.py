@@ -246,8 +246,12 @@ def ask_settings(rules: Optional[str], first: Optional[str], demo: bool) -> Sett
         "standard",
     )
     if first is None:
-        first = "computer" if demo else ask(  # a demonstration has no human to move first
-            "Who moves first, you, computer or random [computer]: ", parse_first, "computer"
+        first = (
+            "computer"
+            if demo
+            else ask(  # a demonstration has no human to move first
+                "Who moves first, you, computer or random [computer]: ", parse_first, "computer"
+            )
         )
     depth = ask("Search depth [full]: ", parse_depth, "full")
     return Settings(rules, red, blue, version, first, depth, demo)
@@ -297,8 +301,7 @@ def play(settings: Settings) -> None:
     takes: tuple = ([], [])
     state = game.initial_state(settings.red, settings.blue)
     drawn = " (drawn at random)" if settings.first == "random" else ""
-    print(f"Red-Blue Nim, {settings.rules} rules, {settings.version}. "
-          f"First to move: {names[0]}{drawn}.")
+    print(f"Red-Blue Nim, {settings.rules} rules, {settings.version}. First to move: {names[0]}{drawn}.")
     print(RULES_TOLD[settings.rules])
     while not game.is_terminal(state):
         name = names[state.player]
@@ -356,20 +359,15 @@ def argument_type(parse):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="red-blue-nim",
-        description="Play Red-Blue Nim against a minimax computer player. "
-        "With no arguments, asks for each setting.",
+        description="Play Red-Blue Nim against a minimax computer player. With no arguments, asks for each setting.",
         epilog="Moves are typed as two numbers, red then blue: '2 0' takes two red.\n"
         "Classic rules (default): 1 or 2 from one pile; the game ends when a pile is empty,\n"
         "and 2 points per red and 3 per blue left decide the score. Free rules: take any\n"
         "red and blue, at least one marble.\n" + EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "num_red", nargs="?", type=argument_type(parse_pile), help=f"red marbles, 1..{MAX_PILE}"
-    )
-    parser.add_argument(
-        "num_blue", nargs="?", type=argument_type(parse_pile), help=f"blue marbles, 1..{MAX_PILE}"
-    )
+    parser.add_argument("num_red", nargs="?", type=argument_type(parse_pile), help=f"red marbles, 1..{MAX_PILE}")
+    parser.add_argument("num_blue", nargs="?", type=argument_type(parse_pile), help=f"blue marbles, 1..{MAX_PILE}")
     parser.add_argument(
         "version",
         nargs="?",
@@ -411,9 +409,7 @@ def main(argv=None) -> int:
     if args.demo and first not in (None, "computer"):
         parser.error("--demo has no human player: the computer plays both sides")
     if args.num_red is None:
-        return play_to_the_end(
-            "red-blue-nim", lambda: play(ask_settings(args.rules, first, args.demo))
-        )
+        return play_to_the_end("red-blue-nim", lambda: play(ask_settings(args.rules, first, args.demo)))
     settings = Settings(
         args.rules or DEFAULT_RULES,
         args.num_red,

@@ -155,8 +155,7 @@ def parse_first(text: str) -> str:
     word = text.strip().lower()
     word = FIRST_ALIASES.get(word, word)
     if word not in FIRST_PLAYERS:
-        raise argparse.ArgumentTypeError(
-            f"invalid choice: {text!r} (choose from {', '.join(FIRST_PLAYERS)})")
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(FIRST_PLAYERS)})")
     return word
 
 
@@ -164,8 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tictactoe",
         description="Play tic-tac-toe against a perfect minimax player.",
-        epilog="Type a move as row and column, each 0..2, e.g. '2 2' for the bottom-right "
-        "corner.\n" + EXIT_CODES,
+        epilog="Type a move as row and column, each 0..2, e.g. '2 2' for the bottom-right corner.\n" + EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(

@@ -1,5 +1,6 @@
 """For the arena tests: scripted agents (tiny programs speaking the competition protocol,
 each misbehaving in one chosen way) and game records of random play."""
+
 from __future__ import annotations
 
 import json
@@ -11,16 +12,22 @@ import sys
 import textwrap
 import time
 
-from agent.rules import groups, move_name, play, top_left
 from fruit_helpers import random_grid
+from paths import PROJECT_ROOT
 
-PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from agent.rules import groups, move_name, play, top_left
 
 
 def fruit_rage(*args, stdin_text: str = ""):
     """`python -m agent ARGS` in the project folder, with `stdin_text` as its input."""
-    return subprocess.run([sys.executable, "-m", "agent", *map(str, args)], cwd=PROJECT_ROOT,
-                          input=stdin_text, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "agent", *map(str, args)],
+        cwd=PROJECT_ROOT,
+        input=stdin_text,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def assert_refused(subcommand: str, cases) -> None:
@@ -127,8 +134,16 @@ def random_game_record(seed: int, size: int, types: int, fault_at=None) -> dict:
     while groups(grid):
         cell = top_left(rng.choice(groups(grid)))
         if len(moves) == fault_at:
-            moves.append({"player": side, "move": move_name(cell), "cpu": 9.9, "points": 0,
-                          "fault": "time", "reason": "out of time"})
+            moves.append(
+                {
+                    "player": side,
+                    "move": move_name(cell),
+                    "cpu": 9.9,
+                    "points": 0,
+                    "fault": "time",
+                    "reason": "out of time",
+                }
+            )
             break
         grid, points = play(grid, cell)
         moves.append({"player": side, "move": move_name(cell), "cpu": 0.01, "points": points})
@@ -138,10 +153,21 @@ def random_game_record(seed: int, size: int, types: int, fault_at=None) -> dict:
         winner = "B" if side == "A" else "A"
     else:
         winner = None if scores["A"] == scores["B"] else max(scores, key=scores.get)
-    return {"game": seed, "seed": seed, "size": size, "types": types, "time": 10.0,
-            "agents": {"A": "alpha", "B": "beta"}, "first": first, "board": list(board),
-            "moves": moves, "scores": scores, "winner": winner, "reason": "",
-            "fault": "time" if fault_at is not None else None}
+    return {
+        "game": seed,
+        "seed": seed,
+        "size": size,
+        "types": types,
+        "time": 10.0,
+        "agents": {"A": "alpha", "B": "beta"},
+        "first": first,
+        "board": list(board),
+        "moves": moves,
+        "scores": scores,
+        "winner": winner,
+        "reason": "",
+        "fault": "time" if fault_at is not None else None,
+    }
 
 
 def bad_move_file(tmp_path):

@@ -1,4 +1,5 @@
 """Shared test helpers for Expanding Nim: an in-process server on a free port and raw clients."""
+
 from __future__ import annotations
 
 import json
@@ -7,9 +8,9 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from nim_games.expanding.game_log import GameLog
 from nim_games.expanding.protocol import MessageDecoder
 from nim_games.expanding.rules import GameConfig
-from nim_games.expanding.game_log import GameLog
 from nim_games.expanding.server import open_listener, play_one_game
 
 HOST = "127.0.0.1"
@@ -20,22 +21,19 @@ SERVER_EXIT_TIMEOUT = 15.0
 class ServerRun:
     """A game server running in a thread; `result` is set when it finishes."""
 
-    def __init__(self, config: GameConfig, log_path: Path, join_timeout: float, port: int = 0,
-                 **timeouts):
+    def __init__(self, config: GameConfig, log_path: Path, join_timeout: float, port: int = 0, **timeouts):
         self.listener = open_listener(HOST, port)
         self.port = self.listener.getsockname()[1]
         self.address = (HOST, self.port)
         self.log_path = log_path
         self.result = None
         self.error: BaseException | None = None
-        self._thread = threading.Thread(
-            target=self._run, args=(config, join_timeout), kwargs=timeouts, daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(config, join_timeout), kwargs=timeouts, daemon=True)
         self._thread.start()
 
     def _run(self, config: GameConfig, join_timeout: float, **timeouts) -> None:
         try:
-            self.result = play_one_game(self.listener, config, GameLog(self.log_path), join_timeout,
-                                        **timeouts)
+            self.result = play_one_game(self.listener, config, GameLog(self.log_path), join_timeout, **timeouts)
         except BaseException as error:  # reported by wait()
             self.error = error
 
@@ -51,12 +49,14 @@ class ServerRun:
 
 
 @contextmanager
-def running_server(tmp_path: Path, stones=10, resets=1, init_max=3, time_budget=5.0,
-                   join_timeout=5.0, port=0, **timeouts):
+def running_server(
+    tmp_path: Path, stones=10, resets=1, init_max=3, time_budget=5.0, join_timeout=5.0, port=0, **timeouts
+):
     """A server in a thread (on a free port unless one is given); `timeouts`:
     play_one_game's hello_timeout and send_timeout."""
-    run = ServerRun(GameConfig(stones, resets, init_max, time_budget),
-                    tmp_path / "game-log.txt", join_timeout, port, **timeouts)
+    run = ServerRun(
+        GameConfig(stones, resets, init_max, time_budget), tmp_path / "game-log.txt", join_timeout, port, **timeouts
+    )
     try:
         yield run
     finally:
@@ -131,8 +131,7 @@ class OriginalStylePlayer:
         self.sock.close()
 
 
-def flood(host: str, port: int, kind: str, seconds: float, most: int, announce: int,
-          held: int = 200) -> None:
+def flood(host: str, port: int, kind: str, seconds: float, most: int, announce: int, held: int = 200) -> None:
     """Connect as fast as the server takes connections, for at most `seconds` and `most`
     connections, holding the last `held` open, until the server stops listening.
     "empty": 64 connections at a time that say nothing; "slow": one at a time, ten a
@@ -144,6 +143,7 @@ def flood(host: str, port: int, kind: str, seconds: float, most: int, announce: 
     import struct
     import time
     from collections import deque
+
     deadline = time.monotonic() + seconds
     opened: deque = deque()
     made, stop, announced = 0, "count", False
@@ -190,6 +190,8 @@ def flood(host: str, port: int, kind: str, seconds: float, most: int, announce: 
     print(made, stop, flush=True)
 
 
-FLOOD_SCRIPT = ("import sys; sys.path.insert(0, sys.argv[1]); from expanding_helpers import flood; "
-                "flood('127.0.0.1', int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), "
-                "int(sys.argv[5]), int(sys.argv[6]))")
+FLOOD_SCRIPT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from expanding_helpers import flood; "
+    "flood('127.0.0.1', int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), "
+    "int(sys.argv[5]), int(sys.argv[6]))"
+)

@@ -1,4 +1,5 @@
 """Shared test helpers for Fruit Rage: random settled grids (plain and hypothesis)."""
+
 from __future__ import annotations
 
 import random

@@ -1,5 +1,6 @@
 """Players of a user's own, for the tests of in-process play: each misbehaves in one way.
 Loaded by name, as `py:library_players:NAME`, with tests/ on the import path."""
+
 import time
 
 from agent import Move

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import sys
-
 from functools import lru_cache
 from typing import NamedTuple, Optional
 

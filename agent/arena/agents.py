@@ -1,5 +1,6 @@
 """Agent specs: a built-in name, or any shell command that reads input.txt and writes
 output.txt in its current folder (the competition protocol)."""
+
 from __future__ import annotations
 
 import functools
@@ -17,8 +18,8 @@ from agent.baselines import BASELINE_NAMES
 
 @dataclass(frozen=True)
 class AgentSpec:
-    label: str                # as given on the command line
-    command: object           # an argument list (built-ins) or a shell command string
+    label: str  # as given on the command line
+    command: object  # an argument list (built-ins) or a shell command string
     shell: bool
     env: Optional[dict] = None  # the environment to run it in; None: inherit
 
@@ -44,11 +45,12 @@ class PlayerSpec:
     built-in name (ours, greedy, random, minimax3), `py:package.module:factory`, or a
     shell command in the input.txt/output.txt protocol. Built-ins are programs run per
     move, as in a competition, unless `in_process`."""
+
     text: str
     in_process: bool = False
     grace: float = 10.0
-    params: tuple = ()          # (name, value) pairs for a Python player's factory or a built-in
-    isolate: bool = False       # run each side's programs as a user of its own (root only)
+    params: tuple = ()  # (name, value) pairs for a Python player's factory or a built-in
+    isolate: bool = False  # run each side's programs as a user of its own (root only)
 
     @property
     def charges_itself(self) -> bool:
@@ -108,13 +110,13 @@ def command_problem(text: str):
     if "/" in program:
         if not os.path.isabs(program):
             return _relative(program)
-        if not (os.path.isfile(program) and os.access(program, os.X_OK)):   # a folder has X too
+        if not (os.path.isfile(program) and os.access(program, os.X_OK)):  # a folder has X too
             return f"{program} is not an executable file"
     elif shutil.which(program) is None:
         return f"{program}: command not found"
     for before, word in zip(words, words[1:]):
-        path = word.partition("=")[2] if word.startswith("-") else word   # --weights=net.bin
-        if before != "-m" and _names_a_relative_path(path):   # python's -m takes a module
+        path = word.partition("=")[2] if word.startswith("-") else word  # --weights=net.bin
+        if before != "-m" and _names_a_relative_path(path):  # python's -m takes a module
             return _relative(path)
     return None
 
@@ -128,8 +130,10 @@ def _names_a_relative_path(word: str) -> bool:
 
 
 def _relative(path: str) -> str:
-    return (f"{path} is a relative path, but every move runs in a fresh folder: give its "
-            f"absolute path, {os.path.abspath(path)}")
+    return (
+        f"{path} is a relative path, but every move runs in a fresh folder: give its "
+        f"absolute path, {os.path.abspath(path)}"
+    )
 
 
 def files_named(text: str) -> list:

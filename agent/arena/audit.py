@@ -7,6 +7,7 @@ value exceeds the move's own worth: its points minus the exact value of the posi
 leaves, which belongs to the opponent. Together with the score at the stretch's start,
 the first solved value also says how the game ends with best play from there, i.e.
 whether it was still open when it became solvable or already decided."""
+
 from __future__ import annotations
 
 import time
@@ -18,21 +19,22 @@ from agent.rules import fruit_count, is_empty, move_name, parse_move_name, play
 @dataclass(frozen=True)
 class Slip:
     """A move that gave points away."""
-    number: int         # from 1, as in `replay`
-    side: str           # "A" or "B"
-    move: str           # as played, e.g. "K3"
+
+    number: int  # from 1, as in `replay`
+    side: str  # "A" or "B"
+    move: str  # as played, e.g. "K3"
     points: int
     given_away: int
-    best: str           # a move that keeps the exact value
+    best: str  # a move that keeps the exact value
 
 
 @dataclass
 class GameAudit:
-    moves: int                       # legal moves in the game
-    solved_from: int = None          # index of the first solved position (None: none solved)
-    fruit_left: int = 0              # fruit on the board there
-    score_then: dict = None          # {"A": points, "B": points} at that position
-    best_play_margin: int = None     # A's final margin with best play from there
+    moves: int  # legal moves in the game
+    solved_from: int = None  # index of the first solved position (None: none solved)
+    fruit_left: int = 0  # fruit on the board there
+    score_then: dict = None  # {"A": points, "B": points} at that position
+    best_play_margin: int = None  # A's final margin with best play from there
     moves_audited: dict = field(default_factory=lambda: {"A": 0, "B": 0})
     given_away: dict = field(default_factory=lambda: {"A": 0, "B": 0})
     slips: list = field(default_factory=list)
@@ -72,12 +74,12 @@ def game_positions(record: dict) -> list:
 def audit_game(record: dict, seconds: float, solve=solve_exactly) -> GameAudit:
     positions = game_positions(record)
     audit = GameAudit(moves=len(positions) - 1)
-    if audit.moves == 0:    # the first move lost: nothing to audit, no full board to solve
+    if audit.moves == 0:  # the first move lost: nothing to audit, no full board to solve
         return audit
     solved = solve(positions[-1][1], seconds)
     if solved is None:
         return audit
-    later_value = solved[0]       # exact value of the position after the move being looked at
+    later_value = solved[0]  # exact value of the position after the move being looked at
     index = len(positions) - 1
     while index > 0:
         side, grid, name, points = positions[index - 1]

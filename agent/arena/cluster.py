@@ -13,6 +13,7 @@ cancelled or the worker dies.
 
 distributed is imported only where the cluster is talked to: a game process imports this
 module too and need not pay for that."""
+
 from __future__ import annotations
 
 import contextlib
@@ -32,8 +33,8 @@ from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
 
-CONNECT_TIMEOUT = 5.0    # seconds to reach the scheduler, and for it to have a worker
-STOP_GRACE = 5.0         # seconds a stopped game process has to kill its moves and exit
+CONNECT_TIMEOUT = 5.0  # seconds to reach the scheduler, and for it to have a worker
+STOP_GRACE = 5.0  # seconds a stopped game process has to kill its moves and exit
 
 
 class ClusterError(Exception):
@@ -57,7 +58,7 @@ class ClusterLost(ClusterError):
 class ClusterInfo:
     address: str
     workers: int
-    threads: int   # games played at once
+    threads: int  # games played at once
 
 
 def software_versions() -> dict:
@@ -69,11 +70,13 @@ def software_versions() -> dict:
 
     from agent import __version__
 
-    return {"fruit-rage": f"{__version__} (source {source_digest()})",
-            "Python": "{}.{}".format(*sys.version_info[:2]),
-            "dask": dask.__version__,
-            "distributed": distributed.__version__,
-            "cloudpickle": cloudpickle.__version__}
+    return {
+        "fruit-rage": f"{__version__} (source {source_digest()})",
+        "Python": "{}.{}".format(*sys.version_info[:2]),
+        "dask": dask.__version__,
+        "distributed": distributed.__version__,
+        "cloudpickle": cloudpickle.__version__,
+    }
 
 
 def source_digest() -> str:
@@ -88,8 +91,11 @@ def source_digest() -> str:
 
 def version_differences(here: dict, there: dict) -> list:
     """'name X there, Y here' for each entry of `here` that `there` does not match."""
-    return [f"{name} {there.get(name, 'missing')} there, {value} here"
-            for name, value in here.items() if there.get(name) != value]
+    return [
+        f"{name} {there.get(name, 'missing')} there, {value} here"
+        for name, value in here.items()
+        if there.get(name) != value
+    ]
 
 
 def check_cluster(address: str, timeout: float = CONNECT_TIMEOUT) -> ClusterInfo:
@@ -108,8 +114,10 @@ def _require_distributed() -> None:
     try:
         import distributed  # noqa: F401
     except ImportError as error:
-        raise ClusterError(f"a Dask cluster needs the cluster extra: pip install 'fruit-rage[cluster]' "
-                           f"({error.name or error} is missing)") from None
+        raise ClusterError(
+            f"a Dask cluster needs the cluster extra: pip install 'fruit-rage[cluster]' "
+            f"({error.name or error} is missing)"
+        ) from None
 
 
 def connect(address: str, versions: dict, timeout: float = CONNECT_TIMEOUT):
@@ -126,8 +134,10 @@ def connect(address: str, versions: dict, timeout: float = CONNECT_TIMEOUT):
         try:
             client.wait_for_workers(1, timeout=timeout)
         except TimeoutError:
-            raise ClusterUnreachable(f"the Dask scheduler at {address} has no workers (waited {timeout:g} s): "
-                                     f"start some with `dask worker {address}`") from None
+            raise ClusterUnreachable(
+                f"the Dask scheduler at {address} has no workers (waited {timeout:g} s): "
+                f"start some with `dask worker {address}`"
+            ) from None
         check_workers(client, address, versions)
     except BaseException:
         client.close()
@@ -163,21 +173,24 @@ def check_workers(client, address: str, here: dict) -> None:
     `here`."""
     for worker, there in sorted(client.run(software_versions, on_error="return").items()):
         if isinstance(there, BaseException):
-            raise ClusterMismatch(f"worker {worker} of {address} cannot run this project "
-                                  f"({type(there).__name__}: {there}): install fruit-rage there, "
-                                  f"the same version as here, with pip install '.[cluster]'")
+            raise ClusterMismatch(
+                f"worker {worker} of {address} cannot run this project "
+                f"({type(there).__name__}: {there}): install fruit-rage there, "
+                f"the same version as here, with pip install '.[cluster]'"
+            )
         differences = version_differences(here, there)
         if differences:
             raise _mismatch(f"{worker} of {address}", differences)
 
 
 def _mismatch(worker: str, differences: list) -> ClusterMismatch:
-    return ClusterMismatch(f"worker {worker} runs other versions than the client: {'; '.join(differences)}. "
-                           f"Every worker needs the same fruit-rage, Python, dask and distributed")
+    return ClusterMismatch(
+        f"worker {worker} runs other versions than the client: {'; '.join(differences)}. "
+        f"Every worker needs the same fruit-rage, Python, dask and distributed"
+    )
 
 
-def run_on_cluster(address, settings, factories, grace, numbers, finished, *,
-                   timeout: float = CONNECT_TIMEOUT) -> None:
+def run_on_cluster(address, settings, factories, grace, numbers, finished, *, timeout: float = CONNECT_TIMEOUT) -> None:
     """Play the games `numbers` of a match (see agent.arena.match.run_match) on the
     cluster at `address`, handing each GameRecord to `finished` in this thread; stop,
     cancelling the games in flight, when it returns False. Fails before any game with
@@ -188,7 +201,7 @@ def run_on_cluster(address, settings, factories, grace, numbers, finished, *,
     versions = software_versions()
     client = connect(address, versions, timeout)
     match = uuid.uuid4().hex
-    in_flight = {}   # future -> game number
+    in_flight = {}  # future -> game number
     results = as_completed(loop=client.loop)
 
     def start_games():
@@ -197,8 +210,17 @@ def run_on_cluster(address, settings, factories, grace, numbers, finished, *,
             game = next(numbers, None)
             if game is None:
                 return
-            future = client.submit(play_on_worker, match, versions, settings, game, factories, grace,
-                                   key=f"fruit-rage-game-{game}-{match}", pure=False)
+            future = client.submit(
+                play_on_worker,
+                match,
+                versions,
+                settings,
+                game,
+                factories,
+                grace,
+                key=f"fruit-rage-game-{game}-{match}",
+                pure=False,
+            )
             in_flight[future] = game
             results.add(future)
 
@@ -207,7 +229,7 @@ def run_on_cluster(address, settings, factories, grace, numbers, finished, *,
         start_games()
         for future in results:
             game = in_flight.pop(future, None)
-            if game is None:    # never twice: a future leaves in_flight with its record
+            if game is None:  # never twice: a future leaves in_flight with its record
                 continue
             if not finished(_record(future, game, address)):
                 return
@@ -229,11 +251,14 @@ def _record(future, game: int, address: str):
     try:
         return future.result()
     except KilledWorker:
-        raise ClusterLost(f"game {game}: every worker that played it died, and Dask gave up on it "
-                          f"(distributed.scheduler.allowed-failures)") from None
-    except CancelledError as error:   # not by this client, which stops waiting before it cancels
-        raise ClusterLost(f"game {game} was lost with the Dask scheduler at {address} "
-                          f"({getattr(error, 'reason', 'cancelled')})") from None
+        raise ClusterLost(
+            f"game {game}: every worker that played it died, and Dask gave up on it "
+            f"(distributed.scheduler.allowed-failures)"
+        ) from None
+    except CancelledError as error:  # not by this client, which stops waiting before it cancels
+        raise ClusterLost(
+            f"game {game} was lost with the Dask scheduler at {address} ({getattr(error, 'reason', 'cancelled')})"
+        ) from None
 
 
 def _cancel(client, match: str, futures: list) -> None:
@@ -248,12 +273,12 @@ def _cancel(client, match: str, futures: list) -> None:
 
 # The worker's side. Module state of each worker process.
 _lock = threading.Lock()
-_playing = {}        # match id -> the GameProcesses playing one of its games now
-_stopped = set()     # ids of matches stopped: their games still queued here must not start
-_thread_state = threading.local()   # .process: this worker thread's GameProcess
+_playing = {}  # match id -> the GameProcesses playing one of its games now
+_stopped = set()  # ids of matches stopped: their games still queued here must not start
+_thread_state = threading.local()  # .process: this worker thread's GameProcess
 
 
-@functools.lru_cache(maxsize=1)   # the code this worker loaded does not change
+@functools.lru_cache(maxsize=1)  # the code this worker loaded does not change
 def _worker_versions() -> dict:
     return software_versions()
 
@@ -263,7 +288,7 @@ def _worker_address() -> str:
         from distributed import get_worker
 
         return get_worker().address
-    except (ImportError, ValueError):   # not in a worker: a test calls the task directly
+    except (ImportError, ValueError):  # not in a worker: a test calls the task directly
         return f"process {os.getpid()}"
 
 
@@ -314,7 +339,10 @@ class GameProcess:
         # the worker's end (its stdin closing) then stops this process.
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from agent.arena.cluster import serve_games; serve_games()"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+        )
         self.stopping = False
 
     @property
@@ -322,12 +350,12 @@ class GameProcess:
         return not self.stopping and self.process.poll() is None
 
     def play(self, settings, game: int, factories: tuple, grace: float):
-        import cloudpickle   # factories dask shipped by value (lambdas) must travel on
+        import cloudpickle  # factories dask shipped by value (lambdas) must travel on
 
         try:
             _send(self.process.stdin, cloudpickle.dumps((settings, game, factories, grace)))
             answer = _receive(self.process.stdout)
-        except (OSError, ValueError):   # its pipes closed by stop()
+        except (OSError, ValueError):  # its pipes closed by stop()
             answer = None
         if answer is None:
             code = self.process.wait()
@@ -360,8 +388,8 @@ def serve_games() -> None:
     from agent.arena.match import play_match_game
 
     answers = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)   # what players print goes to the worker's log, not among the answers
-    signal.signal(signal.SIGINT, signal.default_int_handler)   # a worker may ignore SIGINT
+    os.dup2(2, 1)  # what players print goes to the worker's log, not among the answers
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # a worker may ignore SIGINT
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     jobs = queue.Queue()
     threading.Thread(target=_read_jobs, args=(sys.stdin.buffer, jobs), daemon=True).start()
@@ -387,7 +415,7 @@ def _read_jobs(stream, jobs: queue.Queue) -> None:
 def _pickled_answer(answer: tuple) -> bytes:
     try:
         return pickle.dumps(answer)
-    except Exception:   # an error that cannot be pickled travels as its text
+    except Exception:  # an error that cannot be pickled travels as its text
         error = answer[1]
         return pickle.dumps((False, RuntimeError(f"{type(error).__name__}: {error}")))
 

@@ -10,6 +10,7 @@ Two ways, picked at run time (pick_containment):
 
 Either way a started move is a RunningMove: kill() from any thread, finish() in the one
 that started it."""
+
 from __future__ import annotations
 
 import functools
@@ -35,7 +36,7 @@ LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "move_launch
 # move: meanwhile the referee moves it into the move's cgroup, so that the move cannot fork
 # before it is held, and the shell's own start-up is not charged to it.
 _GATE = 'echo; read -r _ || exit 1; exec "$@" </dev/null >/dev/null'
-EMPTYING_LIMIT = 10.0   # seconds for killed processes to go (one in the kernel may lag)
+EMPTYING_LIMIT = 10.0  # seconds for killed processes to go (one in the kernel may lag)
 
 
 class ContainmentFailed(Exception):
@@ -44,8 +45,8 @@ class ContainmentFailed(Exception):
 
 @dataclass(frozen=True)
 class MoveEnd:
-    exit_code: int     # of the move's command; negative: killed by that signal
-    cpu: float         # user + system seconds of all its processes
+    exit_code: int  # of the move's command; negative: killed by that signal
+    cpu: float  # user + system seconds of all its processes
     problem: str = ""  # set when the move broke its containment (killed its launcher)
 
 
@@ -53,11 +54,12 @@ class MoveEnd:
 class Start:
     """What to run and how: argv is the whole command line (a shell command already
     wrapped in /bin/sh -c)."""
+
     argv: list
     cwd: str
     env: Optional[dict]
-    stderr: object                 # a file for the move's stderr
-    user: Optional[tuple] = None   # (uid, gid) to run as; None: ours
+    stderr: object  # a file for the move's stderr
+    user: Optional[tuple] = None  # (uid, gid) to run as; None: ours
 
 
 def pick_containment(preferred: Optional[str] = None):
@@ -88,15 +90,14 @@ def own_cgroup_folder() -> Optional[str]:
     except OSError:
         return None
     # mountinfo: id parent dev root mountpoint options [tags] - fstype source options
-    mount = next((fields[4] for fields in mounts if "-" in fields
-                  and fields[fields.index("-") + 1] == "cgroup2"), None)
+    mount = next((fields[4] for fields in mounts if "-" in fields and fields[fields.index("-") + 1] == "cgroup2"), None)
     if path is None or mount is None:
         return None
     folder = os.path.join(mount, path.lstrip("/"))
     return folder if os.path.isdir(folder) else None
 
 
-@functools.cache   # tried once per process, not for every runner
+@functools.cache  # tried once per process, not for every runner
 def cgroup_problem(parent: Optional[str]) -> Optional[str]:
     """Why moves cannot be held in cgroups under `parent`, or None: tried for real, with a
     move that does nothing."""
@@ -106,7 +107,7 @@ def cgroup_problem(parent: Optional[str]) -> Optional[str]:
         CgroupContainment(parent).start(Start(["true"], "/", None, subprocess.DEVNULL)).finish()
     except ContainmentFailed as error:
         return str(error)
-    except OSError as error:   # a cgroup file missing or unreadable
+    except OSError as error:  # a cgroup file missing or unreadable
         return f"{error.filename}: {error.strerror}"
     return None
 
@@ -119,7 +120,7 @@ class RunningMove:
         raise NotImplementedError
 
 
-_MOVE_CGROUP = re.compile(r"fruit-rage-move-(\d+)-\d+")   # the referee's pid, the move's number
+_MOVE_CGROUP = re.compile(r"fruit-rage-move-(\d+)-\d+")  # the referee's pid, the move's number
 
 
 def end_orphaned_cgroups(parent: str) -> None:
@@ -132,7 +133,7 @@ def end_orphaned_cgroups(parent: str) -> None:
         folder = os.path.join(parent, name)
         try:
             _write(os.path.join(folder, "cgroup.kill"), "1")
-        except OSError:   # removed meanwhile
+        except OSError:  # removed meanwhile
             continue
         for _ in range(100):
             if _remove_cgroup(folder):
@@ -145,7 +146,7 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:   # someone else's
+    except PermissionError:  # someone else's
         pass
     return True
 
@@ -184,10 +185,17 @@ class CgroupMove(RunningMove):
             uid, gid = start.user or (None, None)
             try:
                 self.process = subprocess.Popen(
-                    ["/bin/sh", "-c", _GATE, "sh", *start.argv], cwd=start.cwd, env=start.env,
-                    stdin=gate_read, stdout=ready_write, stderr=start.stderr,
-                    start_new_session=True, user=uid, group=gid,
-                    extra_groups=[] if start.user else None)
+                    ["/bin/sh", "-c", _GATE, "sh", *start.argv],
+                    cwd=start.cwd,
+                    env=start.env,
+                    stdin=gate_read,
+                    stdout=ready_write,
+                    stderr=start.stderr,
+                    start_new_session=True,
+                    user=uid,
+                    group=gid,
+                    extra_groups=[] if start.user else None,
+                )
             except OSError as error:
                 raise ContainmentFailed(f"cannot start a move: {error.strerror}") from None
             os.close(ready_write)
@@ -200,8 +208,7 @@ class CgroupMove(RunningMove):
                 self.process.wait()
                 if not isinstance(error, OSError):
                     raise
-                raise ContainmentFailed(f"cannot move a move into its cgroup {folder}: "
-                                        f"{error.strerror}") from None
+                raise ContainmentFailed(f"cannot move a move into its cgroup {folder}: {error.strerror}") from None
             os.write(gate_write, b"\n")
         finally:
             for descriptor in (gate_read, gate_write, ready_read, ready_write):
@@ -211,14 +218,14 @@ class CgroupMove(RunningMove):
     def kill(self) -> None:
         try:
             _write(os.path.join(self.folder, "cgroup.kill"), "1")
-        except OSError:   # removed: the move is over
+        except OSError:  # removed: the move is over
             pass
 
     def finish(self) -> MoveEnd:
         try:
             _, status, _ = _reap(self.process.pid, self.kill)
         finally:
-            self.kill()   # what it left; all of it when interrupted
+            self.kill()  # what it left; all of it when interrupted
             try:
                 self._wait_empty()
                 cpu = self._cpu()
@@ -251,6 +258,7 @@ class CgroupMove(RunningMove):
 class SubreaperContainment:
     """Moves started by one launcher server per runner (move_launcher.py), started at the
     first move, and again if it is found gone (a move running as our user may kill it)."""
+
     name = SUBREAPER
 
     def __init__(self):
@@ -260,16 +268,24 @@ class SubreaperContainment:
 
     def start(self, start: Start) -> SubreaperMove:
         uid, gid = start.user or (-1, -1)
-        request = json.dumps({"argv": list(start.argv), "cwd": start.cwd, "uid": uid, "gid": gid,
-                              "env": dict(os.environ if start.env is None else start.env)}).encode()
-        for _ in range(2):   # again once with a new server if this one is gone
+        request = json.dumps(
+            {
+                "argv": list(start.argv),
+                "cwd": start.cwd,
+                "uid": uid,
+                "gid": gid,
+                "env": dict(os.environ if start.env is None else start.env),
+            }
+        ).encode()
+        for _ in range(2):  # again once with a new server if this one is gone
             report_read, report_write = os.pipe()
             orders_read, orders_write = os.pipe()
             try:
                 with self._lock:
                     try:
-                        socket.send_fds(self._connection(), [request],
-                                        [start.stderr.fileno(), report_write, orders_read])
+                        socket.send_fds(
+                            self._connection(), [request], [start.stderr.fileno(), report_write, orders_read]
+                        )
                     except OSError:
                         self._forget_server()
                 os.close(report_write)
@@ -286,7 +302,7 @@ class SubreaperContainment:
             os.close(orders_write)
             if first.startswith("failed: "):
                 raise ContainmentFailed(f"the move launcher {first}")
-            with self._lock:   # the server died with our request: no move ran
+            with self._lock:  # the server died with our request: no move ran
                 self._forget_server()
         raise ContainmentFailed("the move launcher dies as it starts moves")
 
@@ -296,9 +312,14 @@ class SubreaperContainment:
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             try:
                 self._server = subprocess.Popen(
-                    [sys.executable, "-I", "-S", LAUNCHER, str(theirs.fileno())], pass_fds=(theirs.fileno(),),
-                    cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                    start_new_session=True)
+                    [sys.executable, "-I", "-S", LAUNCHER, str(theirs.fileno())],
+                    pass_fds=(theirs.fileno(),),
+                    cwd="/",
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
             except OSError as error:
                 ours.close()
                 raise ContainmentFailed(f"cannot start the move launcher: {error.strerror}") from None
@@ -332,13 +353,13 @@ class SubreaperMove(RunningMove):
             if self._orders is not None:
                 try:
                     os.write(self._orders, b"k")
-                except OSError:   # the supervisor is gone: the move is over
+                except OSError:  # the supervisor is gone: the move is over
                     pass
 
     def finish(self) -> MoveEnd:
         try:
             report = self._report_so_far + _read_to_end(self._report)
-        except BaseException:   # interrupted: the supervisor ends the move on the order
+        except BaseException:  # interrupted: the supervisor ends the move on the order
             self.kill()
             _read_to_end(self._report)
             raise
@@ -350,7 +371,7 @@ class SubreaperMove(RunningMove):
         text = report.decode(errors="replace").strip()
         if text.startswith("failed: "):
             raise ContainmentFailed(f"the move launcher {text}")
-        if not text:   # its supervisor killed once started: as our user, the move itself can
+        if not text:  # its supervisor killed once started: as our user, the move itself can
             return MoveEnd(-signal.SIGKILL, 0.0, problem="the move killed its launcher")
         exit_code, user, system = text.split()
         return MoveEnd(int(exit_code), float(user) + float(system))
@@ -372,7 +393,7 @@ def _read_line(descriptor: int) -> tuple:
 def _close_quietly(descriptor: int) -> None:
     try:
         os.close(descriptor)
-    except OSError:   # closed already
+    except OSError:  # closed already
         pass
 
 
@@ -407,6 +428,6 @@ def _remove_cgroup(folder: str) -> bool:
         os.rmdir(folder)
     except FileNotFoundError:
         return True
-    except OSError:   # still busy: a process the kernel has not let go of yet
+    except OSError:  # still busy: a process the kernel has not let go of yet
         return False
     return True

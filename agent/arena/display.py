@@ -3,6 +3,7 @@ type its digit on its own background colour, and a move's group highlighted. Pla
 digits when not on a terminal or when NO_COLOR is set (https://no-color.org). A board
 too tall for the terminal is drawn two rows a line. And the person's typed lines, read
 safely and against a deadline."""
+
 from __future__ import annotations
 
 import io
@@ -15,15 +16,34 @@ from agent.rules import COLUMN_LETTERS, EMPTY
 # Paul Tol's colour-blind-safe "muted" scheme, as the browser page uses, one colour per
 # fruit digit 0..9: (its xterm-256 colour, the ink its digit is written in). The digit
 # itself tells types apart where colours do not (colour blindness, NO_COLOR).
-TOL_MUTED = ("#CC6677", "#332288", "#DDCC77", "#117733", "#88CCEE", "#882255", "#44AA99",
-             "#999933", "#AA4499", "#DDDDDD")
+TOL_MUTED = (
+    "#CC6677",
+    "#332288",
+    "#DDCC77",
+    "#117733",
+    "#88CCEE",
+    "#882255",
+    "#44AA99",
+    "#999933",
+    "#AA4499",
+    "#DDDDDD",
+)
 BLACK_INK, WHITE_INK = 16, 231
-FRUIT_COLOURS = ((168, BLACK_INK), (54, WHITE_INK), (186, BLACK_INK), (29, WHITE_INK),
-                 (117, BLACK_INK), (89, WHITE_INK), (72, BLACK_INK), (101, BLACK_INK),
-                 (132, BLACK_INK), (253, BLACK_INK))
+FRUIT_COLOURS = (
+    (168, BLACK_INK),
+    (54, WHITE_INK),
+    (186, BLACK_INK),
+    (29, WHITE_INK),
+    (117, BLACK_INK),
+    (89, WHITE_INK),
+    (72, BLACK_INK),
+    (101, BLACK_INK),
+    (132, BLACK_INK),
+    (253, BLACK_INK),
+)
 # A highlighted fruit swaps digit and background, underlined: no plain fruit looks so.
 HIGHLIGHT = "7;4"
-HIGHLIGHT_HALF = WHITE_INK   # in a two-rows-a-line board
+HIGHLIGHT_HALF = WHITE_INK  # in a two-rows-a-line board
 RESET = "\x1b[0m"
 EMPTY_SHOWN = "."
 HIGHLIGHT_PLAIN = "#"  # without colour a highlighted fruit shows as this mark

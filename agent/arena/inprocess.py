@@ -7,6 +7,7 @@ else runs in the process: run_match plays one game per process at a time. An ove
 stopped by interval timers (SIGPROF on CPU time, SIGALRM on wall time for a player that
 sleeps or blocks), which Python delivers to the main thread only; from another thread
 the turn is charged and judged afterwards but cannot be cut short."""
+
 from __future__ import annotations
 
 import signal
@@ -29,8 +30,9 @@ class _Timers:
 
     def __enter__(self):
         if self.active:
-            self.saved = {number: signal.signal(number, _raise_out_of_time)
-                          for number in (signal.SIGPROF, signal.SIGALRM)}
+            self.saved = {
+                number: signal.signal(number, _raise_out_of_time) for number in (signal.SIGPROF, signal.SIGALRM)
+            }
             signal.setitimer(signal.ITIMER_PROF, self.cpu)
             signal.setitimer(signal.ITIMER_REAL, self.wall)
         return self

@@ -5,6 +5,7 @@ how much A outscored B on the board.
 Here: the mean margin with a 95% interval, the pairs won, even and lost on it, and the
 log-likelihood ratio of the sequential test on the mean (agent.arena.sprt), under a
 normal model whose variance is estimated from the margins themselves."""
+
 from __future__ import annotations
 
 import math
@@ -20,9 +21,9 @@ Z_95 = NormalDist().inv_cdf(0.975)
 @dataclass(frozen=True)
 class MarginStats:
     pairs: int
-    mean: float        # A's points minus B's, over a pair
-    error: float       # half-width of the 95% interval (normal); infinite below 2 pairs
-    won: int           # pairs where A scored more over both games
+    mean: float  # A's points minus B's, over a pair
+    error: float  # half-width of the 95% interval (normal); infinite below 2 pairs
+    won: int  # pairs where A scored more over both games
     even: int
     lost: int
 
@@ -32,16 +33,21 @@ class MarginStats:
         values = np.asarray(margins, dtype=float)
         if values.size == 0:
             raise ValueError("margin statistics need at least one pair")
-        error = (Z_95 * float(values.std(ddof=1)) / math.sqrt(values.size)
-                 if values.size > 1 else math.inf)
-        return cls(pairs=int(values.size), mean=float(values.mean()), error=error,
-                   won=int((values > 0).sum()), even=int((values == 0).sum()),
-                   lost=int((values < 0).sum()))
+        error = Z_95 * float(values.std(ddof=1)) / math.sqrt(values.size) if values.size > 1 else math.inf
+        return cls(
+            pairs=int(values.size),
+            mean=float(values.mean()),
+            error=error,
+            won=int((values > 0).sum()),
+            even=int((values == 0).sum()),
+            lost=int((values < 0).sum()),
+        )
 
     def lines(self) -> list:
-        return [(f"Pair margin (A minus B, both games): {self.mean:+.1f} +/- {self.error:.1f} "
-                 "points (95%)"),
-                f"Pairs won on total score: A {self.won}, B {self.lost}, even {self.even}"]
+        return [
+            (f"Pair margin (A minus B, both games): {self.mean:+.1f} +/- {self.error:.1f} points (95%)"),
+            f"Pairs won on total score: A {self.won}, B {self.lost}, even {self.even}",
+        ]
 
 
 def margin_llr(pairs, total, total_of_squares, margin0: float, margin1: float) -> np.ndarray:

@@ -6,6 +6,7 @@ Games whose players are all programs (CommandPlayer) run in threads: each move i
 process anyway. A game with an in-process player runs in a process of its own (a pool of
 `jobs` processes), so that the CPU time it is charged is its own: factories must then be
 picklable (classes, module-level functions, functools.partial of those)."""
+
 from __future__ import annotations
 
 import multiprocessing
@@ -26,6 +27,7 @@ class MatchSettings:
     types drawn from `seed` (or the given `positions`, in turn), `time` CPU seconds a
     player a game (A's, when `time_b` gives B its own). `paired`: games 2k-1 and 2k share
     board k, each player moving first once."""
+
     games: int
     size: int
     types: int
@@ -33,7 +35,7 @@ class MatchSettings:
     seed: int = 1
     paired: bool = False
     time_b: Optional[float] = None
-    positions: Optional[tuple] = None   # starting Boards to use in turn instead of random ones
+    positions: Optional[tuple] = None  # starting Boards to use in turn instead of random ones
 
     def __post_init__(self):
         if self.paired and self.games % 2:
@@ -60,8 +62,7 @@ def first_mover(match_seed: int, game: int) -> str:
     return "AB"[(random.Random(match_seed).randrange(2) + game - 1) % 2]
 
 
-def play_match_game(settings: MatchSettings, game: int, factories: tuple,
-                    grace: float = DEFAULT_GRACE) -> GameRecord:
+def play_match_game(settings: MatchSettings, game: int, factories: tuple, grace: float = DEFAULT_GRACE) -> GameRecord:
     """Game `game` (from 1) of the match, with fresh players from the two factories."""
     board = board_number(settings, game)
     seed = game_seed(settings.seed, board)
@@ -71,14 +72,16 @@ def play_match_game(settings: MatchSettings, game: int, factories: tuple,
         start = settings.positions[position - 1]
     else:
         start = Board.random(seed, settings.size, settings.types)
-    record = play_game(factories[0](), factories[1](), start, settings.clocks,
-                       first_mover(settings.seed, game), grace=grace)
+    record = play_game(
+        factories[0](), factories[1](), start, settings.clocks, first_mover(settings.seed, game), grace=grace
+    )
     return replace(record, game=game, seed=seed, pair=board if settings.paired else None, position=position)
 
 
 @dataclass
 class MatchResult:
     """The games of a match, in game order."""
+
     settings: MatchSettings
     records: list
 
@@ -106,9 +109,17 @@ class MatchResult:
         return line
 
 
-def run_match(factory_a: Callable, factory_b: Callable, settings: MatchSettings, *, jobs: int = 1,
-              on_record: Optional[Callable] = None, grace: float = DEFAULT_GRACE,
-              games: Optional[Iterable[int]] = None, cluster: Optional[str] = None) -> MatchResult:
+def run_match(
+    factory_a: Callable,
+    factory_b: Callable,
+    settings: MatchSettings,
+    *,
+    jobs: int = 1,
+    on_record: Optional[Callable] = None,
+    grace: float = DEFAULT_GRACE,
+    games: Optional[Iterable[int]] = None,
+    cluster: Optional[str] = None,
+) -> MatchResult:
     """Play the games of `settings` (or only the game numbers in `games`), `jobs` at a
     time or on the Dask cluster at address `cluster`, handing each GameRecord to
     on_record as it finishes (in the calling thread). on_record may return False to stop
@@ -139,7 +150,7 @@ def run_match(factory_a: Callable, factory_b: Callable, settings: MatchSettings,
         _run_in_threads(settings, factories, jobs, grace, numbers, finished)
     else:
         _run_in_processes(settings, factories, jobs, grace, numbers, finished)
-    stop_shared_runners(kill=False)   # the match's folders go with it
+    stop_shared_runners(kill=False)  # the match's folders go with it
     records.sort(key=lambda record: record.game)
     return MatchResult(settings, records)
 
@@ -178,17 +189,19 @@ def _run_in_threads(settings, factories, jobs, grace, numbers, finished) -> None
 def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> None:
     """One game per worker process at a time; results come back through a queue that the
     main thread waits on in short steps, so that Ctrl-C reaches it at once."""
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
-                                          else "spawn")
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     results = queue.Queue()
     pool = context.Pool(jobs, initializer=_worker_start)
     try:
         pending = 0
         while True:
             for game in numbers:
-                pool.apply_async(play_match_game, (settings, game, factories, grace),
-                                 callback=lambda record: results.put((record, None)),
-                                 error_callback=lambda error: results.put((None, error)))
+                pool.apply_async(
+                    play_match_game,
+                    (settings, game, factories, grace),
+                    callback=lambda record: results.put((record, None)),
+                    error_callback=lambda error: results.put((None, error)),
+                )
                 pending += 1
                 if pending == jobs:
                     break
@@ -207,7 +220,7 @@ def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> No
                 break
         pool.close()
     finally:
-        pool.terminate()   # SIGTERM: each worker kills the moves it is running (see _worker_start)
+        pool.terminate()  # SIGTERM: each worker kills the moves it is running (see _worker_start)
         pool.join()
 
 

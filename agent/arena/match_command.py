@@ -1,5 +1,6 @@
 """`fruit-rage match A B`: referee games between two agents, show progress, write one JSON
 line per game, and print a table of results per agent."""
+
 from __future__ import annotations
 
 import json
@@ -29,7 +30,7 @@ from agent.arena.terminal import clock_time, crop, terminal_width
 
 # Every game's seed (the match's times 100000, plus the board) goes into its record, and a
 # number of thousands of digits is more than JSON readers (Python's too) take back.
-SEED_LIMIT = 10 ** 18
+SEED_LIMIT = 10**18
 
 
 DEFAULT_GAMES, DEFAULT_SEQUENTIAL_GAMES = 10, 2000
@@ -40,22 +41,27 @@ def run(args) -> int:
     if args.games is None:
         args.games = DEFAULT_SEQUENTIAL_GAMES if sequential else DEFAULT_GAMES
     if sequential and not args.paired:
-        print("fruit-rage match: a sequential test (--sprt, --sprt-margin) reads pairs: add --paired",
-              file=sys.stderr)
+        print("fruit-rage match: a sequential test (--sprt, --sprt-margin) reads pairs: add --paired", file=sys.stderr)
         return 2
     try:
-        test = (EloSprt(*args.sprt, alpha=args.alpha, beta=args.beta) if args.sprt else
-                MarginSprt(*args.sprt_margin, alpha=args.alpha, beta=args.beta) if args.sprt_margin else None)
+        test = (
+            EloSprt(*args.sprt, alpha=args.alpha, beta=args.beta)
+            if args.sprt
+            else MarginSprt(*args.sprt_margin, alpha=args.alpha, beta=args.beta)
+            if args.sprt_margin
+            else None
+        )
     except ValueError as error:
         print(f"fruit-rage match: {error}", file=sys.stderr)
         return 2
     if args.paired and args.games % 2:
-        print(f"fruit-rage match: --paired plays every board twice, so --games must be even "
-              f"(got {args.games})", file=sys.stderr)
+        print(
+            f"fruit-rage match: --paired plays every board twice, so --games must be even (got {args.games})",
+            file=sys.stderr,
+        )
         return 2
     if args.seed is not None and not -SEED_LIMIT < args.seed < SEED_LIMIT:
-        print(f"fruit-rage match: --seed must have at most 18 digits (got {len(str(abs(args.seed)))})",
-              file=sys.stderr)
+        print(f"fruit-rage match: --seed must have at most 18 digits (got {len(str(abs(args.seed)))})", file=sys.stderr)
         return 2
     try:
         specs, positions = prepare(args, (args.agent_a, args.agent_b))
@@ -80,8 +86,7 @@ def run(args) -> int:
             return 2
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    settings = MatchSettings(args.games, args.size, args.types, args.time, seed, args.paired, args.time_b,
-                             positions)
+    settings = MatchSettings(args.games, args.size, args.types, args.time, seed, args.paired, args.time_b, positions)
     if args.resume:
         try:
             check_same_match(args.resume, done, settings, (args.agent_a, args.agent_b))
@@ -99,17 +104,23 @@ def run(args) -> int:
     games = plural(args.games, "game")
     if args.paired:
         games += f" ({plural(args.games // 2, 'board')}, each played twice)"
-    boards = (f"{plural(len(positions), 'position')} from {args.positions}" if positions else
-              f"{args.size}x{args.size} boards of {args.types} types")
+    boards = (
+        f"{plural(len(positions), 'position')} from {args.positions}"
+        if positions
+        else f"{args.size}x{args.size} boards of {args.types} types"
+    )
     setup = f"{games} on {boards}, {describe_clocks(args.time, args.time_b)}, seed {seed}"
-    print(f"{args.agent_a} (A) vs {args.agent_b} (B):\n"
-          + "\n".join(textwrap.wrap(setup, terminal_width(sys.stdout), break_on_hyphens=False)), flush=True)
+    print(
+        f"{args.agent_a} (A) vs {args.agent_b} (B):\n"
+        + "\n".join(textwrap.wrap(setup, terminal_width(sys.stdout), break_on_hyphens=False)),
+        flush=True,
+    )
     if done:
         print(f"resuming {args.resume}: {plural(len(done), 'game')} already played", flush=True)
     records = sorted(done, key=lambda record: record["game"])
     progress = Progress(settings.games, sys.stderr, sequential=test is not None)
     pairs = PairCollector() if args.paired else None
-    decision = [None]    # the sequential test's latest result
+    decision = [None]  # the sequential test's latest result
     for record in records:
         progress.won[record["winner"]] += 1
         if pairs is not None:
@@ -118,7 +129,7 @@ def run(args) -> int:
         decision[0] = test.result(pairs.pairs)
     remaining = [game for game in range(1, settings.games + 1) if game not in {r["game"] for r in records}]
     if decision[0] is not None and decision[0].verdict is not None:
-        remaining = []    # the resumed match had already decided
+        remaining = []  # the resumed match had already decided
 
     def finished(game) -> bool:
         record = game.to_json()
@@ -133,9 +144,16 @@ def run(args) -> int:
 
     interrupted, failure = False, None
     try:
-        with stop_signals_interrupt():   # SIGTERM, SIGHUP: as Ctrl-C, the finished games reported
-            run_match(*specs, settings, jobs=args.jobs, on_record=finished, grace=args.grace,
-                      games=remaining, cluster=args.cluster)
+        with stop_signals_interrupt():  # SIGTERM, SIGHUP: as Ctrl-C, the finished games reported
+            run_match(
+                *specs,
+                settings,
+                jobs=args.jobs,
+                on_record=finished,
+                grace=args.grace,
+                games=remaining,
+                cluster=args.cluster,
+            )
     except KeyboardInterrupt:
         interrupted = True
     except RecordsFile.WriteFailed as error:
@@ -155,8 +173,7 @@ def run(args) -> int:
     if interrupted:
         print("fruit-rage: interrupted", file=sys.stderr)
     if interrupted or failure:
-        print(f"{'interrupted' if interrupted else 'stopped'}: "
-              f"{len(records)} of {settings.games} games finished")
+        print(f"{'interrupted' if interrupted else 'stopped'}: {len(records)} of {settings.games} games finished")
     if records:
         records.sort(key=lambda record: record["game"])
         width = terminal_width(sys.stdout)
@@ -167,7 +184,7 @@ def run(args) -> int:
     if decision[0] is not None:
         after = f"after {plural(decision[0].pairs, 'pair')}: {decision[0].describe()}"
         line = f"SPRT ({decision[0].statistic}) {after}"
-        print(line if len(line) <= terminal_width(sys.stdout) else f"SPRT {after}")   # the test is the one asked for
+        print(line if len(line) <= terminal_width(sys.stdout) else f"SPRT {after}")  # the test is the one asked for
     return 130 if interrupted else 1 if failure else 0
 
 
@@ -227,13 +244,13 @@ class Progress:
 
     def __init__(self, total: int, stream, sequential: bool = False, clock=time.monotonic):
         self.total = total
-        self.stream = stream   # None (stderr closed): no progress, the match goes on
+        self.stream = stream  # None (stderr closed): no progress, the match goes on
         self.in_place = stream is not None and stream.isatty()
-        self.won = {"A": 0, "B": 0, None: 0}   # games won by each side; None: drawn
-        self.note = ""                          # shown after the tallies (a running test)
-        self.sequential = sequential            # the test may stop it early: the ETA is at most
+        self.won = {"A": 0, "B": 0, None: 0}  # games won by each side; None: drawn
+        self.note = ""  # shown after the tallies (a running test)
+        self.sequential = sequential  # the test may stop it early: the ETA is at most
         self.clock, self.started = clock, clock()
-        self.played = 0                         # games finished in this run (not resumed ones)
+        self.played = 0  # games finished in this run (not resumed ones)
         self.live = None
         if self.in_place:
             from rich.console import Console
@@ -241,8 +258,11 @@ class Progress:
             from rich.text import Text
 
             console = Console(file=stream)
-            self.live = Live(get_renderable=lambda: Text(self.line(console.width - 1), no_wrap=True),
-                             console=console, refresh_per_second=1)
+            self.live = Live(
+                get_renderable=lambda: Text(self.line(console.width - 1), no_wrap=True),
+                console=console,
+                refresh_per_second=1,
+            )
             self.live.start()
 
     def line(self, width: int, result: str = "") -> str:
@@ -255,8 +275,10 @@ class Progress:
         times = [f"{clock_time(elapsed)} elapsed"]
         if self.played:
             per_game = elapsed / self.played
-            times += [f"{_seconds(per_game)} s a game",
-                      f"ETA {'<= ' if self.sequential else ''}{clock_time(per_game * (self.total - done))}"]
+            times += [
+                f"{_seconds(per_game)} s a game",
+                f"ETA {'<= ' if self.sequential else ''}{clock_time(per_game * (self.total - done))}",
+            ]
         note = f"  {self.note}" if self.note else ""
         result = f"  {result}" if result else ""
         for drop in ((), (1,), (0, 1), (0, 1, 2)):

@@ -5,6 +5,7 @@ Every folder is held by a descriptor from the moment it is made, and what the re
 or removes is reached through those descriptors, never through a path a move could have
 turned into a symbolic link: a move that swaps its folder (or output.txt) for a link sends
 the referee nowhere, and the link is removed with the rest."""
+
 from __future__ import annotations
 
 import errno
@@ -34,7 +35,7 @@ class MatchFolders:
         self._lock = threading.Lock()
         self._path = None
         self._fd = None
-        self._sides = {}   # name -> (path, descriptor)
+        self._sides = {}  # name -> (path, descriptor)
 
     @property
     def path(self) -> Optional[str]:
@@ -52,14 +53,13 @@ class MatchFolders:
                 os.mkdir(side, 0o700, dir_fd=self._fd)
                 if owner is not None:
                     os.chown(side, *owner, dir_fd=self._fd, follow_symlinks=False)
-                self._sides[side] = (os.path.join(self._path, side),
-                                     os.open(side, _DIRECTORY, dir_fd=self._fd))
+                self._sides[side] = (os.path.join(self._path, side), os.open(side, _DIRECTORY, dir_fd=self._fd))
             return self._sides[side]
 
     def _make_match_folder(self) -> None:
         try:
             path = tempfile.mkdtemp(prefix="fruit-rage-match-")
-        except OSError as error:   # no filename: no usable temporary folder at all
+        except OSError as error:  # no filename: no usable temporary folder at all
             where = f" in {os.path.dirname(error.filename)}" if error.filename else ""
             raise FolderFailed(f"cannot make a folder for a move{where}: {error.strerror}") from None
         self._fd = os.open(path, _DIRECTORY)
@@ -75,16 +75,14 @@ class MatchFolders:
         except FolderFailed:
             raise
         except OSError as error:
-            raise FolderFailed(f"cannot make a folder for a move in {self._path}: "
-                               f"{error.strerror}") from None
+            raise FolderFailed(f"cannot make a folder for a move in {self._path}: {error.strerror}") from None
 
     def stderr_file(self):
         """An unnamed file in the match folder, for a move's stderr: no move can find it."""
         try:
             return tempfile.TemporaryFile(dir=self._path)
         except OSError as error:
-            raise FolderFailed(f"cannot make a file for a move's stderr in {self._path}: "
-                               f"{error.strerror}") from None
+            raise FolderFailed(f"cannot make a file for a move's stderr in {self._path}: {error.strerror}") from None
 
     def remove(self) -> None:
         """The whole match folder, whatever the moves left in it. Made again by a later move."""
@@ -105,7 +103,7 @@ class MoveFolder:
             try:
                 os.mkdir(self.name, 0o700, dir_fd=side_fd)
                 break
-            except FileExistsError:   # taken, by chance or by the side itself
+            except FileExistsError:  # taken, by chance or by the side itself
                 continue
         self.path = os.path.join(side_path, self.name)
         self.fd = os.open(self.name, _DIRECTORY, dir_fd=side_fd)
@@ -130,12 +128,13 @@ class MoveFolder:
         wait for a writer forever (O_NONBLOCK keeps the open itself from waiting), nor a
         device."""
         try:
-            descriptor = os.open("output.txt", os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_NOCTTY,
-                                 dir_fd=self.fd)
+            descriptor = os.open(
+                "output.txt", os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_NOCTTY, dir_fd=self.fd
+            )
         except OSError as error:
             if error.errno == errno.ELOOP:
                 return None, "output.txt is not a regular file"
-            return None, "no output.txt"   # absent (or unreadable): no answer
+            return None, "no output.txt"  # absent (or unreadable): no answer
         with open(descriptor, "rb") as handle:
             info = os.fstat(descriptor)
             if not stat.S_ISREG(info.st_mode):
@@ -199,10 +198,9 @@ def _remove_where_it_went(fd: int, mine: os.stat_result) -> None:
 
 def _write_input(folder_fd: int, input_text: str) -> None:
     try:
-        descriptor = os.open("input.txt", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644,
-                             dir_fd=folder_fd)
+        descriptor = os.open("input.txt", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=folder_fd)
         with open(descriptor, "wb") as handle:
-            os.fchmod(descriptor, 0o644)   # readable by a side's own user whatever our umask
+            os.fchmod(descriptor, 0o644)  # readable by a side's own user whatever our umask
             handle.write(input_text.encode("ascii"))
     except OSError as error:
         raise FolderFailed(f"cannot write a move's input.txt: {error.strerror}") from None

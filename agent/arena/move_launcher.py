@@ -14,6 +14,7 @@ signal) and the user and system CPU seconds of every process reaped; or, if it c
 supervise the move, "failed: " and why.
 
 Standard library only, imported without `site`."""
+
 import ctypes
 import errno
 import json
@@ -26,8 +27,8 @@ import sys
 import time
 
 PR_SET_CHILD_SUBREAPER = 36
-REQUEST_LIMIT = 1 << 20   # bytes: the argv and environment of one move
-_DEFAULT_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD)   # as Python found them
+REQUEST_LIMIT = 1 << 20  # bytes: the argv and environment of one move
+_DEFAULT_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD)  # as Python found them
 
 
 def serve(sock: socket.socket) -> int:
@@ -37,7 +38,7 @@ def serve(sock: socket.socket) -> int:
             message, descriptors, _, _ = socket.recv_fds(sock, REQUEST_LIMIT, 3, socket.MSG_CMSG_CLOEXEC)
         except ConnectionError:
             return 0
-        if not message:   # the referee closed the socket, or is gone
+        if not message:  # the referee closed the socket, or is gone
             return 0
         if len(descriptors) == 3 and os.fork() == 0:
             sock.close()
@@ -69,7 +70,7 @@ def _supervise_reporting_failure(libc, request: dict, stderr: int, report: int, 
 
 
 def supervise(libc, request: dict, stderr: int, report: int, orders: int) -> int:
-    os.setsid()   # apart from the server and the other moves: a move's kill(0) hits itself
+    os.setsid()  # apart from the server and the other moves: a move's kill(0) hits itself
     if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), f"prctl(PR_SET_CHILD_SUBREAPER): {os.strerror(ctypes.get_errno())}")
     wake_read, wake_write = os.pipe()
@@ -88,14 +89,14 @@ def supervise(libc, request: dict, stderr: int, report: int, orders: int) -> int
     try:
         pid = spawn(command, request["uid"], request["gid"])
         exit_code = _wait_for_main(pid, orders, wake_read)
-    except OSError as error:   # exit as a shell would: 127 not found, 126 found but not runnable
+    except OSError as error:  # exit as a shell would: 127 not found, 126 found but not runnable
         os.write(2, f"cannot run {command[0]}: {error.strerror}\n".encode(errors="replace"))
         exit_code = 127 if error.errno == errno.ENOENT else 126
     kill_and_reap_all(os.getpid())
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         os.write(report, f"{exit_code} {usage.ru_utime!r} {usage.ru_stime!r}\n".encode())
-    except BrokenPipeError:   # the referee is gone
+    except BrokenPipeError:  # the referee is gone
         return 1
     return 0
 
@@ -105,9 +106,8 @@ def spawn(command: list, uid: int, gid: int) -> int:
     copies no page of ours (the move would pay for the copies it touched); running as
     another user needs a fork, to change ids before the exec."""
     if uid < 0:
-        return os.posix_spawnp(command[0], command, os.environ, setsid=True,
-                               setsigdef=_DEFAULT_SIGNALS, setsigmask=())
-    errors_read, errors_write = os.pipe()   # close-on-exec: left empty when the exec works
+        return os.posix_spawnp(command[0], command, os.environ, setsid=True, setsigdef=_DEFAULT_SIGNALS, setsigmask=())
+    errors_read, errors_write = os.pipe()  # close-on-exec: left empty when the exec works
     pid = os.fork()
     if pid == 0:
         _become(command, uid, gid, errors_write)
@@ -153,7 +153,7 @@ def _wait_for_main(pid: int, orders: int, wake: int) -> int:
             os.waitpid(info.si_pid, 0)
         ready, _, _ = select.select(watched, [], [])
         if orders in ready:
-            os.kill(pid, signal.SIGKILL)   # still unreaped: the pid is still the move's
+            os.kill(pid, signal.SIGKILL)  # still unreaped: the pid is still the move's
             watched.remove(orders)
         if wake in ready:
             while True:
@@ -179,10 +179,10 @@ def children_scanned(pid: int) -> list:
         try:
             with open(f"/proc/{entry}/stat", "rb") as handle:
                 stat = handle.read()
-        except OSError:   # gone meanwhile
+        except OSError:  # gone meanwhile
             continue
         # "pid (name) state ppid ...": the name may hold spaces and parentheses
-        if int(stat[stat.rindex(b")") + 2:].split()[1]) == pid:
+        if int(stat[stat.rindex(b")") + 2 :].split()[1]) == pid:
             found.append(int(entry))
     return found
 
@@ -190,7 +190,7 @@ def children_scanned(pid: int) -> list:
 def children_of(pid: int) -> list:
     try:
         return children_listed(pid)
-    except FileNotFoundError:   # a kernel without CONFIG_PROC_CHILDREN
+    except FileNotFoundError:  # a kernel without CONFIG_PROC_CHILDREN
         return children_scanned(pid)
 
 
@@ -208,7 +208,7 @@ def kill_and_reap_all(me: int) -> None:
             pid, _, _ = os.wait4(-1, 0 if children else os.WNOHANG)
         except ChildProcessError:
             return
-        if pid == 0:   # a child came after the list was read
+        if pid == 0:  # a child came after the list was read
             time.sleep(0.001)
 
 

@@ -1,6 +1,7 @@
 """What a paired match says, from A's side: the pentanomial counts with score, Elo,
 normalized Elo and LOS (fastchess's style), and the pair margins, as one result whose
 lines() a command prints."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -13,9 +14,9 @@ from agent.arena.pentanomial import PentanomialStats, pentanomial_counts
 
 @dataclass(frozen=True)
 class PairedStats:
-    pairs: int                               # complete pairs
-    points: float                            # A's game points over them (win 1, draw 1/2)
-    faulted: int                             # pairs with a game lost on a fault
+    pairs: int  # complete pairs
+    points: float  # A's game points over them (win 1, draw 1/2)
+    faulted: int  # pairs with a game lost on a fault
     pentanomial: Optional[PentanomialStats]  # None without a pair
     margin: Optional[MarginStats]
 
@@ -24,12 +25,16 @@ class PairedStats:
         if self.pentanomial is None:
             return ["Pairs: none complete"]
         score = self.pentanomial
-        lines = [(f"Pairs: {self.pairs}, Points: {self.points:g} of {2 * self.pairs} "
-                  f"({score.score * 100:.2f} % +/- {score.score_error * 100:.2f})"),
-                 *score.lines(), *self.margin.lines()]
+        lines = [
+            (
+                f"Pairs: {self.pairs}, Points: {self.points:g} of {2 * self.pairs} "
+                f"({score.score * 100:.2f} % +/- {score.score_error * 100:.2f})"
+            ),
+            *score.lines(),
+            *self.margin.lines(),
+        ]
         if self.faulted:
-            lines.append(f"Pairs with a game lost on a fault: {self.faulted} "
-                         "(their margins as scored until then)")
+            lines.append(f"Pairs with a game lost on a fault: {self.faulted} (their margins as scored until then)")
         return lines
 
 

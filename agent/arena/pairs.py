@@ -9,21 +9,22 @@ record completes one:
         if collector.add(record) is not None:
             ...  # collector.pairs holds every complete pair so far
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Optional
 
-GAME_POINTS = {"A": 1.0, "B": 0.0, None: 0.5}   # A's result in one game, by its winner
+GAME_POINTS = {"A": 1.0, "B": 0.0, None: 0.5}  # A's result in one game, by its winner
 
 
 @dataclass(frozen=True)
 class Pair:
-    board: int          # the pair number of the records
-    points: float       # A's game points over both games (win 1, draw 1/2): 0, 0.5, .., 2
-    margin: int         # A's fruit score minus B's, summed over both games
-    faulted: bool       # a game of the pair was lost on a fault (time, invalid answer)
+    board: int  # the pair number of the records
+    points: float  # A's game points over both games (win 1, draw 1/2): 0, 0.5, .., 2
+    margin: int  # A's fruit score minus B's, summed over both games
+    faulted: bool  # a game of the pair was lost on a fault (time, invalid answer)
 
 
 class PairCollector:
@@ -31,8 +32,8 @@ class PairCollector:
     missing stays pending and is in no statistic."""
 
     def __init__(self) -> None:
-        self.pairs: list = []        # complete pairs, in the order they were completed
-        self._pending: dict = {}     # pair number -> its first record
+        self.pairs: list = []  # complete pairs, in the order they were completed
+        self._pending: dict = {}  # pair number -> its first record
         self._complete: set = set()
 
     def add(self, record: dict) -> Optional[Pair]:
@@ -40,18 +41,17 @@ class PairCollector:
         ValueError when the record cannot belong to a pair."""
         board = record.get("pair")
         if board is None:
-            raise ValueError(f"game {record['game']} is not part of a pair "
-                             "(the match was not played with --paired)")
+            raise ValueError(f"game {record['game']} is not part of a pair (the match was not played with --paired)")
         if board in self._complete:
-            raise ValueError(f"pair {board} has more than two games "
-                             f"(game {record['game']} is a third)")
+            raise ValueError(f"pair {board} has more than two games (game {record['game']} is a third)")
         first = self._pending.pop(board, None)
         if first is None:
             self._pending[board] = record
             return None
         if first["first"] == record["first"]:
-            raise ValueError(f"pair {board}: {record['first']} moves first in both games "
-                             f"({first['game']} and {record['game']})")
+            raise ValueError(
+                f"pair {board}: {record['first']} moves first in both games ({first['game']} and {record['game']})"
+            )
         pair = _pair_of(board, (first, record))
         self._complete.add(board)
         self.pairs.append(pair)
@@ -68,7 +68,9 @@ def pairs_from_records(records: Iterable[dict]) -> list:
 
 
 def _pair_of(board: int, games: tuple) -> Pair:
-    return Pair(board=board,
-                points=sum(GAME_POINTS[game["winner"]] for game in games),
-                margin=sum(game["scores"]["A"] - game["scores"]["B"] for game in games),
-                faulted=any(game["fault"] for game in games))
+    return Pair(
+        board=board,
+        points=sum(GAME_POINTS[game["winner"]] for game in games),
+        margin=sum(game["scores"]["A"] - game["scores"]["B"] for game in games),
+        faulted=any(game["fault"] for game in games),
+    )

@@ -9,6 +9,7 @@ Sources: fishtest server/fishtest/stats/stat_util.py (get_elo) and LLRcalc.py
 (LLR_logistic, MLE_expected); fastchess elo_pentanomial.cpp and sprt.cpp; the theory is
 M. Van den Bergh, "Comments on Normalized Elo" and "support_MLE_multinomial" (cantate.be).
 """
+
 from __future__ import annotations
 
 import math
@@ -28,7 +29,7 @@ EMPTY_COUNT = 1e-3
 # Scores are clamped to [SCORE_CLAMP, 1 - SCORE_CLAMP] before conversion (fishtest's
 # elo()), so that a whitewash shows +-1200 Elo instead of infinity.
 SCORE_CLAMP = 1e-3
-NELO_PER_T = 800 / math.log(10)   # normalized Elo per unit of t = (score - 1/2) / sigma
+NELO_PER_T = 800 / math.log(10)  # normalized Elo per unit of t = (score - 1/2) / sigma
 Z_95 = NormalDist().inv_cdf(0.975)
 # Halvings of the secular equation's bracket (width >= 4): enough for double precision.
 BISECTIONS = 64
@@ -55,14 +56,14 @@ def elo_score(elo):
 
 @dataclass(frozen=True)
 class PentanomialStats:
-    counts: tuple          # pairs scoring 0, 1/2, 1, 3/2, 2 game points for A
-    score: float           # A's score per game
-    score_error: float     # half-width of its 95% interval
-    elo: float             # logistic Elo of A over B
-    elo_error: float       # half-width of the 95% interval, in Elo
-    nelo: float            # normalized Elo: the score's distance from 1/2 in standard deviations
+    counts: tuple  # pairs scoring 0, 1/2, 1, 3/2, 2 game points for A
+    score: float  # A's score per game
+    score_error: float  # half-width of its 95% interval
+    elo: float  # logistic Elo of A over B
+    elo_error: float  # half-width of the 95% interval, in Elo
+    nelo: float  # normalized Elo: the score's distance from 1/2 in standard deviations
     nelo_error: float
-    los: float             # likelihood of superiority: P(A is stronger), 0..1
+    los: float  # likelihood of superiority: P(A is stronger), 0..1
 
     @classmethod
     def from_counts(cls, counts) -> PentanomialStats:
@@ -75,26 +76,35 @@ class PentanomialStats:
         # the empty counts' stand-ins enter the spread only: the score is the points scored
         regular = [count or EMPTY_COUNT for count in counts]
         variance = sum(c * (s - score) ** 2 for c, s in zip(regular, scores)) / sum(regular)
-        spread = math.sqrt(variance / pairs)     # of the mean score
+        spread = math.sqrt(variance / pairs)  # of the mean score
         low, high = score - Z_95 * spread, score + Z_95 * spread
 
         def nelo(x: float) -> float:
             # sigma per game: a pair averages two games, so its variance is half a game's
             return (x - 0.5) / math.sqrt(2 * variance) * NELO_PER_T
 
-        return cls(counts=tuple(counts), score=score, score_error=Z_95 * spread,
-                   elo=logistic_elo(score),
-                   elo_error=(logistic_elo(high) - logistic_elo(low)) / 2,
-                   nelo=nelo(score), nelo_error=(nelo(high) - nelo(low)) / 2,
-                   los=NormalDist().cdf((score - 0.5) / spread))
+        return cls(
+            counts=tuple(counts),
+            score=score,
+            score_error=Z_95 * spread,
+            elo=logistic_elo(score),
+            elo_error=(logistic_elo(high) - logistic_elo(low)) / 2,
+            nelo=nelo(score),
+            nelo_error=(nelo(high) - nelo(low)) / 2,
+            los=NormalDist().cdf((score - 0.5) / spread),
+        )
 
     def lines(self) -> list:
         """fastchess's report lines."""
         counts = ", ".join(map(str, self.counts))
-        return [f"Ptnml(0-2): [{counts}]",
-                (f"Elo: {two_decimals(self.elo)} +/- {two_decimals(self.elo_error)}, "
-                 f"nElo: {two_decimals(self.nelo)} +/- {two_decimals(self.nelo_error)}"),
-                f"LOS: {two_decimals(self.los * 100)} %"]
+        return [
+            f"Ptnml(0-2): [{counts}]",
+            (
+                f"Elo: {two_decimals(self.elo)} +/- {two_decimals(self.elo_error)}, "
+                f"nElo: {two_decimals(self.nelo)} +/- {two_decimals(self.nelo_error)}"
+            ),
+            f"LOS: {two_decimals(self.los * 100)} %",
+        ]
 
 
 def two_decimals(value: float) -> str:

@@ -9,6 +9,7 @@ The rows answer two questions the final scores cannot: how much of a result is t
 mover's head start (the first moves take the largest groups of a fresh board), and in
 which stretch of the game an agent gains or loses on its opponent, and what time it
 spent there."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -21,10 +22,10 @@ from agent.rules import fruit_count
 @dataclass
 class Phases:
     parts: int
-    agents: dict                                    # {"A": name, "B": name}
+    agents: dict  # {"A": name, "B": name}
     margins: dict = field(default_factory=lambda: {"A": [], "B": []})  # by first mover: per game, per part
-    cpu: list = field(init=False)                   # A's CPU seconds per part, summed over games
-    skipped: int = 0                                # games ended by a fault (time, invalid move)
+    cpu: list = field(init=False)  # A's CPU seconds per part, summed over games
+    skipped: int = 0  # games ended by a fault (time, invalid move)
 
     def __post_init__(self):
         self.cpu = [0.0] * self.parts
@@ -65,8 +66,7 @@ def match_phases(records: list, parts: int = 10) -> Phases:
     phases = Phases(parts, dict(agents))
     for record in records:
         if record["agents"] != agents:
-            raise ValueError(f"game {record['game']} is between other agents than game "
-                             f"{records[0]['game']}")
+            raise ValueError(f"game {record['game']} is between other agents than game {records[0]['game']}")
         if record.get("fault"):
             phases.skipped += 1
             continue
@@ -77,11 +77,10 @@ def match_phases(records: list, parts: int = 10) -> Phases:
 
 
 BOOTSTRAP_RESAMPLES = 2000
-BOOTSTRAP_SEED = 20240601   # fixed: the same file always prints the same intervals
+BOOTSTRAP_SEED = 20240601  # fixed: the same file always prints the same intervals
 
 
-def bootstrap_intervals(games, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED,
-                        level: float = 0.95):
+def bootstrap_intervals(games, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED, level: float = 0.95):
     """(low, high) arrays: for each column of `games` (a game a row), the percentile
     bootstrap interval of its mean over games, from `resamples` resamplings of whole
     games. Games are drawn by multinomial counts, a block of resamples at a time, so
@@ -118,10 +117,15 @@ def phases_table(phases: Phases, width: int = 80) -> str:
     table = new_table(*columns, right_aligned=columns)
     for row in zip(*cells):
         table.add_row(*row)
-    lines = [render(f"Margin of A {agents['A']} over B {agents['B']} (A's points minus B's) after "
-                    f"whole rounds, once each part of the fruit is gone: the mean over games, "
-                    f"[95% interval] by bootstrap over games.", width),
-             render(table, width)]
+    lines = [
+        render(
+            f"Margin of A {agents['A']} over B {agents['B']} (A's points minus B's) after "
+            f"whole rounds, once each part of the fruit is gone: the mean over games, "
+            f"[95% interval] by bootstrap over games.",
+            width,
+        ),
+        render(table, width),
+    ]
     if phases.skipped:
         lines.append(f"(left out: {plural(phases.skipped, 'game')} ended by a fault)")
     return "\n".join(lines)

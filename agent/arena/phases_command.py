@@ -1,5 +1,6 @@
 """`fruit-rage phases RESULTS [--parts P]`: where the margin of recorded games was made
 (agent/arena/phases.py)."""
+
 from __future__ import annotations
 
 import sys
@@ -11,7 +12,7 @@ from agent.arena.terminal import terminal_width
 
 def run(args) -> int:
     try:
-        records = read_records(args.results)   # checked: every move replays
+        records = read_records(args.results)  # checked: every move replays
     except ValueError as error:
         return _fail(str(error))
     try:

@@ -2,6 +2,7 @@
 match (a fresh process per move, its CPU clock enforced); the person's clock is the wall
 time spent thinking, and the turn ends the moment it runs out. Same rules and judging as
 the referee; `--out` keeps the game as `match --out` would, for replay and audit."""
+
 from __future__ import annotations
 
 import json
@@ -41,8 +42,10 @@ def run(args) -> int:
     record_file = None
     if args.out is not None:
         if any(os.path.exists(args.out) and os.path.samefile(path, args.out) for path in files_named(args.agent)):
-            print(f"fruit-rage play: --out {args.out} is a file that the agent uses: it would be overwritten",
-                  file=sys.stderr)
+            print(
+                f"fruit-rage play: --out {args.out} is a file that the agent uses: it would be overwritten",
+                file=sys.stderr,
+            )
             return 2
         try:
             record_file = GameFile(args.out)
@@ -58,7 +61,7 @@ def run(args) -> int:
 
 def _play(args, agent, record_file) -> int:
     try:
-        with stop_signals_interrupt():   # a closed terminal must not leave the agent's move running
+        with stop_signals_interrupt():  # a closed terminal must not leave the agent's move running
             record = play_human_game(args, sys.stdin, sys.stdout, agent)
     except KeyboardInterrupt:
         print("\nGame abandoned.")
@@ -98,7 +101,7 @@ class GameFile:
             try:
                 os.unlink(self.path)
             except OSError:
-                pass   # already gone, or never a file of ours to remove
+                pass  # already gone, or never a file of ours to remove
 
 
 def play_human_game(args, stdin, stdout, agent=None) -> GameRecord | None:
@@ -110,12 +113,20 @@ def play_human_game(args, stdin, stdout, agent=None) -> GameRecord | None:
     board = Board.random(seed, args.size, args.types)
     screen = Screen(stdout)
     game = Game(screen, f"agent ({args.agent})", args.time)
-    screen.write(f"Fruit Rage, {args.size}x{args.size}, {plural(args.types, 'type')}, {args.time:g} s each, "
-                 f"seed {seed}: {'you move' if first == HUMAN else 'the agent moves'} first.\n"
-                 f"Type a cell such as B3 to take its group; q quits.\n")
+    screen.write(
+        f"Fruit Rage, {args.size}x{args.size}, {plural(args.types, 'type')}, {args.time:g} s each, "
+        f"seed {seed}: {'you move' if first == HUMAN else 'the agent moves'} first.\n"
+        f"Type a cell such as B3 to take its group; q quits.\n"
+    )
     try:
-        record = play_game(HumanPlayer(LineReader(stdin), game), ThinkingAgent(agent, game), board,
-                           (args.time, args.time), first, on_move=game.show_move)
+        record = play_game(
+            HumanPlayer(LineReader(stdin), game),
+            ThinkingAgent(agent, game),
+            board,
+            (args.time, args.time),
+            first,
+            on_move=game.show_move,
+        )
     except Quit:
         screen.write("\nGame abandoned.\n")
         return None
@@ -170,21 +181,25 @@ class Game:
         self.clocks = {HUMAN: seconds, AGENT: seconds}
 
     def status(self) -> str:
-        return (f"Score: you {self.scores[HUMAN]}, agent {self.scores[AGENT]}.  "
-                f"Clock: you {self.clocks[HUMAN]:.1f} s, agent {self.clocks[AGENT]:.1f} s")
+        return (
+            f"Score: you {self.scores[HUMAN]}, agent {self.scores[AGENT]}.  "
+            f"Clock: you {self.clocks[HUMAN]:.1f} s, agent {self.clocks[AGENT]:.1f} s"
+        )
 
     def show_move(self, player: str, move: Turn, record) -> None:
         self.scores, self.clocks = dict(record.scores), dict(record.clocks)
         if move.fault is not None:
-            return   # the final message says it
+            return  # the final message says it
         who = "You" if player == HUMAN else self.agent_name.capitalize()
         took = f"{move.seconds:.1f} s" if player == HUMAN else f"{move.seconds:.2f} s CPU"
-        self.screen.write(f"{who} played {move.name}: {math.isqrt(move.points)} fruit, "
-                          f"{plural(move.points, 'point')} in {took}.\n")
+        self.screen.write(
+            f"{who} played {move.name}: {math.isqrt(move.points)} fruit, {plural(move.points, 'point')} in {took}.\n"
+        )
 
 
 class HumanPlayer:
     """Shows the board and reads cells until one is a legal move, or the clock runs out."""
+
     name = "you"
     version = None
 
@@ -203,9 +218,12 @@ class HumanPlayer:
                 screen.write(f"Your move ({math.ceil(left)} s left): ")
                 line = self.reader.readline(timeout=left)
             if line is None:
-                screen.write("\n")   # end the prompt's line
-                return Turn(time.monotonic() - started, fault=FAULT_TIME,
-                            reason=f"you ran out of time, no move within the {time_left:.1f} s left")
+                screen.write("\n")  # end the prompt's line
+                return Turn(
+                    time.monotonic() - started,
+                    fault=FAULT_TIME,
+                    reason=f"you ran out of time, no move within the {time_left:.1f} s left",
+                )
             if line == "" or line.strip().lower() in QUIT_WORDS:
                 raise Quit
             if not line.strip():
@@ -244,8 +262,12 @@ class ThinkingAgent:
             return Text.from_ansi(screen.board(board.rows, highlight))
 
         screen.write("\n")
-        with Live(Group(shown(), Spinner("dots", thinking)), console=Console(file=screen.stdout),
-                  refresh_per_second=8, transient=False) as live:
+        with Live(
+            Group(shown(), Spinner("dots", thinking)),
+            console=Console(file=screen.stdout),
+            refresh_per_second=8,
+            transient=False,
+        ) as live:
             turn = self.agent.take_turn(board, time_left)
             live.update(shown(_taken(board.rows, turn)), refresh=True)
         return turn

@@ -5,6 +5,7 @@ A file holds one or more positions in input.txt format, one after another (blank
 between them are allowed); each block's time line is read and ignored, the match's
 clocks apply. A folder serves every file named input.txt below it, in path order (the
 io_samples layout), or, where there is none, every *.txt file directly in it."""
+
 from __future__ import annotations
 
 import os
@@ -18,11 +19,13 @@ MAX_POSITIONS = 100_000
 def load_positions(path: str) -> tuple:
     """The Boards at `path`; ValueError naming the file and line of what is wrong."""
     if os.path.isdir(path):
-        files = sorted(os.path.join(folder, "input.txt") for folder, _, names in os.walk(path)
-                       if "input.txt" in names)
+        files = sorted(os.path.join(folder, "input.txt") for folder, _, names in os.walk(path) if "input.txt" in names)
         if not files:
-            files = sorted(os.path.join(path, name) for name in os.listdir(path)
-                           if name.endswith(".txt") and os.path.isfile(os.path.join(path, name)))
+            files = sorted(
+                os.path.join(path, name)
+                for name in os.listdir(path)
+                if name.endswith(".txt") and os.path.isfile(os.path.join(path, name))
+            )
         boards = [board for file in files for board in _positions_in(file)]
     else:
         boards = _positions_in(path)
@@ -48,9 +51,10 @@ def _positions_in(path: str) -> list:
         try:
             n = int(lines[start].strip())
         except ValueError:
-            raise ValueError(f"{path}: line {start + 1}: expected a board size n, "
-                             f"got {lines[start].strip()[:40]!r}") from None
-        block = lines[start:start + 3 + max(n, 0)]
+            raise ValueError(
+                f"{path}: line {start + 1}: expected a board size n, got {lines[start].strip()[:40]!r}"
+            ) from None
+        block = lines[start : start + 3 + max(n, 0)]
         try:
             game = parse_input("\n".join(block) + "\n")
         except InputError as error:

@@ -1,6 +1,7 @@
 """What match, tournament and tune check before their first game: that every player can
 be made, that the --positions are boards, and that a --cluster answers. A refusal names
 the problem and the exit code (2: the arguments, 1: the cluster)."""
+
 from __future__ import annotations
 
 import os
@@ -19,11 +20,13 @@ class Refused(Exception):
 def prepare(args, labels, params=()) -> tuple:
     """(a PlayerSpec per label, the --positions' Boards or None); the first label's player
     gets `params`. Refused when a game could not be played."""
-    specs = [PlayerSpec(label, args.in_process, args.grace, params if i == 0 else (), args.isolate)
-             for i, label in enumerate(labels)]
+    specs = [
+        PlayerSpec(label, args.in_process, args.grace, params if i == 0 else (), args.isolate)
+        for i, label in enumerate(labels)
+    ]
     for spec in specs:
         try:
-            spec.check()   # a command that surely cannot run, or a relative path in it
+            spec.check()  # a command that surely cannot run, or a relative path in it
         except ValueError as error:
             raise Refused(str(error), 2) from None
     positions = None
@@ -49,8 +52,11 @@ def warn_of_jobs(args, command: str) -> None:
     CPU clocks stay fair, their wall time does not)."""
     cpus = available_cpus()
     if args.cluster is None and args.jobs > cpus:
-        print(f"fruit-rage {command}: warning: --jobs {args.jobs} exceeds the {plural(cpus, 'CPU')} here: "
-              f"games share cores", file=sys.stderr)
+        print(
+            f"fruit-rage {command}: warning: --jobs {args.jobs} exceeds the {plural(cpus, 'CPU')} here: "
+            f"games share cores",
+            file=sys.stderr,
+        )
 
 
 def available_cpus() -> int:

@@ -2,6 +2,7 @@
 the CPU time of every process it started: a containment (containment.py) holds them all,
 however they fork, orphan or leave their session, and kills them all when the move ends, so
 that games running in parallel threads never mix their clocks and no move outlives itself."""
+
 from __future__ import annotations
 
 import contextlib
@@ -17,7 +18,7 @@ from agent.arena.move_folders import SHARED_SIDE, FolderFailed, MatchFolders
 from agent.arena.side_users import SideUsers
 
 STDERR_LINE_LIMIT = 200
-STDERR_TAIL = 4000      # bytes read from the end of a move's stderr, however much it wrote
+STDERR_TAIL = 4000  # bytes read from the end of a move's stderr, however much it wrote
 
 
 class Stopped(Exception):
@@ -31,12 +32,12 @@ class SetupFailed(Exception):
 
 @dataclass(frozen=True)
 class ProcessRun:
-    cpu: float                 # user + system seconds, of every process the move started
-    exit_code: int             # negative: killed by that signal; 127/126: not found/cannot run
-    killed: bool               # by the runner, for running past its time + grace
-    output: Optional[str]      # output.txt, None when absent or not a regular file
-    stderr_tail: str           # its last non-empty stderr line, for the loss reason
-    output_problem: str = "no output.txt"   # why output is None (when it is)
+    cpu: float  # user + system seconds, of every process the move started
+    exit_code: int  # negative: killed by that signal; 127/126: not found/cannot run
+    killed: bool  # by the runner, for running past its time + grace
+    output: Optional[str]  # output.txt, None when absent or not a regular file
+    stderr_tail: str  # its last non-empty stderr line, for the loss reason
+    output_problem: str = "no output.txt"  # why output is None (when it is)
 
 
 class MoveRunner:
@@ -57,7 +58,7 @@ class MoveRunner:
         self.containment = pick_containment(containment)
         self._users = SideUsers() if isolate else None
         self._folders = MatchFolders(shared_with_others=isolate)
-        weakref.finalize(self, self._folders.remove)   # close() forgotten, or never reached
+        weakref.finalize(self, self._folders.remove)  # close() forgotten, or never reached
         weakref.finalize(self, self.containment.close)
         self._lock = threading.Lock()
         self._running = set()
@@ -85,8 +86,15 @@ class MoveRunner:
         for move in running:
             move.kill()
 
-    def run(self, command, shell: bool, input_text: str, time_left: float,
-            env: Optional[dict] = None, side: Optional[str] = None) -> ProcessRun:
+    def run(
+        self,
+        command,
+        shell: bool,
+        input_text: str,
+        time_left: float,
+        env: Optional[dict] = None,
+        side: Optional[str] = None,
+    ) -> ProcessRun:
         if self._stopped:
             raise Stopped
         side = SHARED_SIDE if side is None else side
@@ -102,12 +110,12 @@ class MoveRunner:
             raise SetupFailed(str(error)) from None
         with folder, stderr_file:
             argv = ["/bin/sh", "-c", command] if shell else list(command)
-            if user is not None:   # its home and temporary files in its own folder
+            if user is not None:  # its home and temporary files in its own folder
                 side_folder = self._folders.side_folder(side)[0]
                 env = {**(os.environ if env is None else env), "HOME": side_folder, "TMPDIR": side_folder}
             if self._stopped:
                 raise Stopped
-            try:   # not under the lock: the moves of parallel games start at once
+            try:  # not under the lock: the moves of parallel games start at once
                 move = self.containment.start(Start(argv, folder.path, env, stderr_file, user))
             except ContainmentFailed as error:
                 raise SetupFailed(str(error)) from None
@@ -126,12 +134,14 @@ class MoveRunner:
             if self._stopped:
                 raise Stopped
             output, output_problem = (None, end.problem) if end.problem else folder.read_output()
-            return ProcessRun(cpu=end.cpu,
-                              exit_code=end.exit_code,
-                              killed=killed,
-                              output=output,
-                              stderr_tail=_last_line(stderr_file),
-                              output_problem=output_problem)
+            return ProcessRun(
+                cpu=end.cpu,
+                exit_code=end.exit_code,
+                killed=killed,
+                output=output,
+                stderr_tail=_last_line(stderr_file),
+                output_problem=output_problem,
+            )
 
     @staticmethod
     def _finish(move, wall_limit: float) -> tuple:

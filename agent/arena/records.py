@@ -3,6 +3,7 @@
 Every record a command gets has been checked here once (check_record): its fields have
 the types the commands use and its moves replay under the rules, so `replay`, `audit`
 and `phases` can trust it, and a corrupt file gets a message instead of a traceback."""
+
 from __future__ import annotations
 
 import json
@@ -19,10 +20,16 @@ NUMBER = (int, float)
 LINE_LIMIT = 16 * 1024 * 1024
 UTF8_BOM = b"\xef\xbb\xbf"
 # (field, types, what it must be): the top-level fields the commands read.
-FIELDS = (("board", list, "a list of rows"), ("moves", list, "a list of moves"),
-          ("size", int, "a whole number"), ("seed", int, "a whole number"),
-          ("types", int, "a whole number"), ("time", NUMBER, "a number"),
-          ("scores", dict, "a score for A and B"), ("reason", str, "text"))
+FIELDS = (
+    ("board", list, "a list of rows"),
+    ("moves", list, "a list of moves"),
+    ("size", int, "a whole number"),
+    ("seed", int, "a whole number"),
+    ("types", int, "a whole number"),
+    ("time", NUMBER, "a number"),
+    ("scores", dict, "a score for A and B"),
+    ("reason", str, "text"),
+)
 
 
 def read_records(path: str, game: Optional[int] = None) -> list:
@@ -51,10 +58,11 @@ def _parse_lines(path: str) -> list:
     records = []
     for line_no, line in enumerate(_read_lines(path), 1):
         if line_no == 1:
-            line = line.removeprefix(UTF8_BOM)   # a file saved by a Windows editor
+            line = line.removeprefix(UTF8_BOM)  # a file saved by a Windows editor
         if len(line) > LINE_LIMIT:
-            raise ValueError(f"{path}: line {line_no} is not a game record (longer than "
-                             f"{LINE_LIMIT // (1024 * 1024)} MB)")
+            raise ValueError(
+                f"{path}: line {line_no} is not a game record (longer than {LINE_LIMIT // (1024 * 1024)} MB)"
+            )
         if not line.strip():
             continue
         record, problem = _parse_line(line)
@@ -104,8 +112,11 @@ def check_record(record: dict) -> None:
     """ValueError saying what is wrong with a game record: a field missing or of the wrong
     type, or moves that the rules do not allow or that do not end the game."""
     agents = record.get("agents")
-    if not (isinstance(agents, dict) and sorted(agents) == list(SIDES)
-            and all(isinstance(name, str) for name in agents.values())):
+    if not (
+        isinstance(agents, dict)
+        and sorted(agents) == list(SIDES)
+        and all(isinstance(name, str) for name in agents.values())
+    ):
         raise ValueError("the record names no agents A and B")
     if record.get("first") not in SIDES:
         raise ValueError("the record names no first mover A or B")
@@ -185,8 +196,7 @@ def _play_recorded_move(grid: tuple, move: dict, owner: str) -> tuple:
     grid, points = play(grid, cell)
     recorded = _field(move, "points", int, "a whole number", owner)
     if recorded != points:
-        raise ValueError(f"{owner} ({name}) scores {plural(points, 'point')}, "
-                         f"not the {recorded} recorded")
+        raise ValueError(f"{owner} ({name}) scores {plural(points, 'point')}, not the {recorded} recorded")
     return grid
 
 
@@ -212,15 +222,16 @@ def _check_result(record: dict) -> None:
             points[move["player"]] += move["points"]
     scores = record["scores"]
     if points != {side: scores[side] for side in SIDES}:
-        raise ValueError(f"its moves score A {points['A']} - B {points['B']}, "
-                         f"not the A {scores['A']} - B {scores['B']} recorded")
+        raise ValueError(
+            f"its moves score A {points['A']} - B {points['B']}, not the A {scores['A']} - B {scores['B']} recorded"
+        )
     last = record["moves"][-1]
     if last.get("fault"):
         winner = "B" if last["player"] == "A" else "A"
     elif points["A"] != points["B"]:
         winner = "A" if points["A"] > points["B"] else "B"
     else:
-        return   # a tie goes to the time left, which the record need not hold
+        return  # a tie goes to the time left, which the record need not hold
     if record["winner"] != winner:
         raise ValueError(f"the record names {record['winner'] or 'no'} winner, but {winner} won")
 

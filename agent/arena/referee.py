@@ -7,6 +7,7 @@ charged the CPU its call uses, or one that takes its own turns and charges itsel
 (`take_turn(board, clock_left) -> Turn`): a program run as its own process per move
 (CommandPlayer) or, in `fruit-rage play`, a person at the terminal.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -22,46 +23,48 @@ from agent.board import Board, Move
 from agent.gamefile import format_input, format_input_seconds, parse_output
 from agent.rules import legal_cell, play
 
-RECORD_FORMAT = 2      # 2: "format", "date", "versions", and per move "depth"/"value" when reported
+RECORD_FORMAT = 2  # 2: "format", "date", "versions", and per move "depth"/"value" when reported
 FAULT_TIME = "time"
 FAULT_INVALID = "invalid"
 SIDES = ("A", "B")
-DEFAULT_GRACE = 10.0   # wall seconds a move may run past its clock before it is stopped
+DEFAULT_GRACE = 10.0  # wall seconds a move may run past its clock before it is stopped
 
 
 @dataclass(frozen=True)
 class Turn:
     """What a turn produced: a legal move with its next grid, or the fault that loses."""
-    seconds: float                 # charged to the mover's clock
-    name: Optional[str] = None     # the move as the player gave it, e.g. "G8"
-    grid: Optional[tuple] = None   # the grid after the move
+
+    seconds: float  # charged to the mover's clock
+    name: Optional[str] = None  # the move as the player gave it, e.g. "G8"
+    grid: Optional[tuple] = None  # the grid after the move
     points: int = 0
-    fault: Optional[str] = None    # FAULT_TIME, FAULT_INVALID or None
-    reason: str = ""               # why it loses
-    depth: Optional[int] = None    # the player's search depth, when it reports one
-    value: Optional[int] = None    # and the value it expected
+    fault: Optional[str] = None  # FAULT_TIME, FAULT_INVALID or None
+    reason: str = ""  # why it loses
+    depth: Optional[int] = None  # the player's search depth, when it reports one
+    value: Optional[int] = None  # and the value it expected
 
 
 @dataclass
 class GameRecord:
     """A game: who played, the start, every turn, and the result. `to_json()` is the
     record that `fruit-rage match --out` writes, one per line."""
-    agents: tuple                  # the players' names, A then B
-    first: str                     # "A" or "B"
-    board: tuple                   # the starting rows
+
+    agents: tuple  # the players' names, A then B
+    first: str  # "A" or "B"
+    board: tuple  # the starting rows
     types: int
-    start_clocks: tuple            # A's and B's clocks at the start, CPU seconds
-    turns: list = field(default_factory=list)   # (side, Turn), in order
+    start_clocks: tuple  # A's and B's clocks at the start, CPU seconds
+    turns: list = field(default_factory=list)  # (side, Turn), in order
     scores: dict = field(default_factory=lambda: {"A": 0, "B": 0})
     clocks: dict = field(default_factory=dict)  # left at the end (so far, during a game)
-    winner: Optional[str] = None   # "A", "B", or None for a draw
+    winner: Optional[str] = None  # "A", "B", or None for a draw
     reason: str = ""
-    fault: Optional[str] = None    # the loser's fault; None when decided by score
+    fault: Optional[str] = None  # the loser's fault; None when decided by score
     versions: tuple = (None, None)  # each player's version when it is this project's
-    date: str = ""                 # when it ended, UTC, ISO 8601
-    game: Optional[int] = None     # its number in a match, from 1
-    seed: Optional[int] = None     # the seed its board was drawn from
-    pair: Optional[int] = None     # the board's number in a paired match
+    date: str = ""  # when it ended, UTC, ISO 8601
+    game: Optional[int] = None  # its number in a match, from 1
+    seed: Optional[int] = None  # the seed its board was drawn from
+    pair: Optional[int] = None  # the board's number in a paired match
     position: Optional[int] = None  # which of the match's given positions it started from, from 1
 
     @property
@@ -121,8 +124,7 @@ def check_output(grid, text: str) -> tuple:
     expected, points = play(grid, cell)
     if written != expected:
         row = next((i for i, (a, b) in enumerate(zip(written, expected)) if a != b), 0)
-        raise ValueError(f"wrong board after {name}: row {row + 1} is {written[row]!r}, "
-                         f"should be {expected[row]!r}")
+        raise ValueError(f"wrong board after {name}: row {row + 1} is {written[row]!r}, should be {expected[row]!r}")
     return name, expected, points
 
 
@@ -132,13 +134,20 @@ class CommandPlayer:
     name (ours, greedy, random, minimax3: the project's own programs) or a shell command.
     ValueError at once when the command surely cannot run."""
 
-    def __init__(self, command, name: Optional[str] = None, runner: Optional[MoveRunner] = None,
-                 grace: float = DEFAULT_GRACE, isolate: bool = False, side: Optional[str] = None):
+    def __init__(
+        self,
+        command,
+        name: Optional[str] = None,
+        runner: Optional[MoveRunner] = None,
+        grace: float = DEFAULT_GRACE,
+        isolate: bool = False,
+        side: Optional[str] = None,
+    ):
         self.spec = command if isinstance(command, AgentSpec) else agent_spec(command)
         self.name = name or self.spec.label
         self.runner = runner or shared_runner(grace, isolate)
-        self.side = side    # its private folder's name; play_game sets it to A or B when None
-        self.version = __version__ if self.spec.label in BUILT_IN_NAMES else None   # ours or a baseline
+        self.side = side  # its private folder's name; play_game sets it to A or B when None
+        self.version = __version__ if self.spec.label in BUILT_IN_NAMES else None  # ours or a baseline
 
     def choose(self, board: Board, clock_left: float) -> Move:
         """The program's move; RuntimeError saying why when its answer loses the game."""
@@ -150,13 +159,23 @@ class CommandPlayer:
     def take_turn(self, board: Board, clock_left: float) -> Turn:
         grid = board.rows
         if format_input_seconds(clock_left) == "0":  # the agent would read no time at all
-            return Turn(0.0, fault=FAULT_TIME,
-                        reason=f"ran out of time: {clock_left:.1e} s left, below input.txt's microsecond")
-        run = self.runner.run(self.spec.command, self.spec.shell, format_input(grid, board.types, clock_left),
-                              clock_left, env=self.spec.env, side=self.side or "agent")
+            return Turn(
+                0.0, fault=FAULT_TIME, reason=f"ran out of time: {clock_left:.1e} s left, below input.txt's microsecond"
+            )
+        run = self.runner.run(
+            self.spec.command,
+            self.spec.shell,
+            format_input(grid, board.types, clock_left),
+            clock_left,
+            env=self.spec.env,
+            side=self.side or "agent",
+        )
         if run.killed:
-            return Turn(run.cpu, fault=FAULT_TIME,
-                        reason=f"killed: still running {self.runner.grace:g} s after its time ran out")
+            return Turn(
+                run.cpu,
+                fault=FAULT_TIME,
+                reason=f"killed: still running {self.runner.grace:g} s after its time ran out",
+            )
         if run.output is None:
             return Turn(run.cpu, fault=FAULT_INVALID, reason=run.output_problem + _exit_detail(run))
         try:
@@ -166,7 +185,7 @@ class CommandPlayer:
         return Turn(run.cpu, name, next_grid, points)
 
 
-_shared_runners = {}   # (grace, isolate) -> the MoveRunner this process's CommandPlayers share
+_shared_runners = {}  # (grace, isolate) -> the MoveRunner this process's CommandPlayers share
 _shared_lock = threading.Lock()
 
 
@@ -203,15 +222,20 @@ def take_turn(player, board: Board, clock_left: float, grace: float = DEFAULT_GR
     if isinstance(answer, Exception):
         return Turn(cpu, fault=FAULT_INVALID, reason=f"raised {type(answer).__name__}: {answer}"[:300])
     if not isinstance(answer, Move):
-        return Turn(cpu, fault=FAULT_INVALID,
-                    reason=f"answered {type(answer).__name__} {answer!r:.60}, not a Move")
+        return Turn(cpu, fault=FAULT_INVALID, reason=f"answered {type(answer).__name__} {answer!r:.60}, not a Move")
     try:
         next_board, points = board.play(answer)
     except ValueError as error:
         return Turn(cpu, answer.name, fault=FAULT_INVALID, reason=f"illegal move: {error}")
     report = getattr(player, "last_result", None)
-    return Turn(cpu, answer.name, next_board.rows, points,
-                depth=getattr(report, "depth", None), value=getattr(report, "value", None))
+    return Turn(
+        cpu,
+        answer.name,
+        next_board.rows,
+        points,
+        depth=getattr(report, "depth", None),
+        value=getattr(report, "value", None),
+    )
 
 
 def _exit_detail(run) -> str:
@@ -226,8 +250,15 @@ def _exit_detail(run) -> str:
     return f" ({what}: {run.stderr_tail})" if run.stderr_tail else f" ({what})"
 
 
-def play_game(player_a, player_b, board: Board, clocks=(300.0, 300.0), first: str = "A",
-              on_move: Optional[Callable] = None, grace: float = DEFAULT_GRACE) -> GameRecord:
+def play_game(
+    player_a,
+    player_b,
+    board: Board,
+    clocks=(300.0, 300.0),
+    first: str = "A",
+    on_move: Optional[Callable] = None,
+    grace: float = DEFAULT_GRACE,
+) -> GameRecord:
     """Play `board` out between player_a (side A) and player_b (B), `first` moving first,
     each starting with its entry of `clocks` (CPU seconds). on_move(side, turn, record)
     is called after every turn, with the record so far."""
@@ -237,9 +268,15 @@ def play_game(player_a, player_b, board: Board, clocks=(300.0, 300.0), first: st
     for side, player in players.items():
         if isinstance(player, CommandPlayer) and player.side is None:
             player.side = side
-    record = GameRecord(agents=(_name(player_a), _name(player_b)), first=first, board=board.rows,
-                        types=board.types, start_clocks=tuple(clocks), clocks=dict(zip(SIDES, clocks)),
-                        versions=(getattr(player_a, "version", None), getattr(player_b, "version", None)))
+    record = GameRecord(
+        agents=(_name(player_a), _name(player_b)),
+        first=first,
+        board=board.rows,
+        types=board.types,
+        start_clocks=tuple(clocks),
+        clocks=dict(zip(SIDES, clocks)),
+        versions=(getattr(player_a, "version", None), getattr(player_b, "version", None)),
+    )
     mover = first
     while not board.is_over:
         turn = take_turn(players[mover], board, record.clocks[mover], grace)
@@ -247,9 +284,13 @@ def play_game(player_a, player_b, board: Board, clocks=(300.0, 300.0), first: st
         # Past its time, what a move wrote no longer counts: an overrun with an empty or
         # garbled output.txt is a time loss, not an invalid move.
         if turn.fault != FAULT_TIME and record.clocks[mover] <= 0:
-            turn = Turn(turn.seconds, turn.name, fault=FAULT_TIME,
-                        reason=f"ran out of time: used {turn.seconds:.3f} s with "
-                               f"{turn.seconds + record.clocks[mover]:.3f} s left")
+            turn = Turn(
+                turn.seconds,
+                turn.name,
+                fault=FAULT_TIME,
+                reason=f"ran out of time: used {turn.seconds:.3f} s with "
+                f"{turn.seconds + record.clocks[mover]:.3f} s left",
+            )
         record.turns.append((mover, turn))
         if turn.fault is not None:
             record.winner, record.fault, record.reason = _other(mover), turn.fault, turn.reason
@@ -283,6 +324,5 @@ def decide(scores, clocks) -> tuple:
         return winner, f"score {scores[winner]} to {scores[1 - winner]}"
     if clocks[0] != clocks[1]:
         winner = 0 if clocks[0] > clocks[1] else 1
-        return winner, (f"tied at {scores[0]}, more time left: {clocks[winner]:.3f} s "
-                        f"to {clocks[1 - winner]:.3f} s")
+        return winner, (f"tied at {scores[0]}, more time left: {clocks[winner]:.3f} s to {clocks[1 - winner]:.3f} s")
     return None, f"tied at {scores[0]} with equal time left"

@@ -2,6 +2,7 @@
 showing before each move the board with the chosen group highlighted, then the scores
 and clocks after it. At the prompt: Enter the next move, `b` the one before, a number
 that move, `q` quits."""
+
 from __future__ import annotations
 
 import shutil
@@ -22,7 +23,7 @@ LINES_AROUND_BOARD = 4
 
 def run(args) -> int:
     try:
-        record = find_game(args.results, args.game)   # checked: every move replays
+        record = find_game(args.results, args.game)  # checked: every move replays
     except ValueError as error:
         print(f"fruit-rage replay: {error}", file=sys.stderr)
         return 2
@@ -34,6 +35,7 @@ def run(args) -> int:
 class Step:
     """One move of the game: the board before it, the group it takes (none when it lost
     the game), and what is said about it."""
+
     grid: tuple
     group: frozenset
     text: str
@@ -54,11 +56,16 @@ def game_steps(record: dict) -> list:
             break
         group = frozenset(group_at(grid, parse_move_name(move["move"])))
         scores[side] += move["points"]
-        steps.append(Step(grid, group,
-                          f"Move {number}: {side} ({agents[side]}) plays {move['move']}: {len(group)} fruit, "
-                          f"{plural(move['points'], 'point')}, {move['cpu']:.3f} s CPU\n"
-                          f"  score A {scores['A']} - B {scores['B']}   "
-                          f"clocks A {clocks['A']:.2f} s, B {clocks['B']:.2f} s"))
+        steps.append(
+            Step(
+                grid,
+                group,
+                f"Move {number}: {side} ({agents[side]}) plays {move['move']}: {len(group)} fruit, "
+                f"{plural(move['points'], 'point')}, {move['cpu']:.3f} s CPU\n"
+                f"  score A {scores['A']} - B {scores['B']}   "
+                f"clocks A {clocks['A']:.2f} s, B {clocks['B']:.2f} s",
+            )
+        )
         grid = remove_and_fall(grid, group)
     return steps
 
@@ -69,10 +76,12 @@ def replay(record: dict, delay, stdin, stdout) -> None:
     colour = use_colour(stdout)
     terminal = bool(getattr(stdout, "isatty", lambda: False)())
     agents = record["agents"]
-    stdout.write(f"Game {record['game']} (seed {record['seed']}): A = {agents['A']}, B = {agents['B']}\n"
-                 f"{record['size']}x{record['size']}, {plural(record['types'], 'type')}, "
-                 f"{describe_clocks(record['time'], record.get('time_b'))}; "
-                 f"{record['first']} moves first\n")
+    stdout.write(
+        f"Game {record['game']} (seed {record['seed']}): A = {agents['A']}, B = {agents['B']}\n"
+        f"{record['size']}x{record['size']}, {plural(record['types'], 'type')}, "
+        f"{describe_clocks(record['time'], record.get('time_b'))}; "
+        f"{record['first']} moves first\n"
+    )
     steps = game_steps(record)
     reader = LineReader(stdin)
     shown = 0

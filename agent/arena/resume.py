@@ -4,6 +4,7 @@ The file is the match's own record: every finished game is one line, written and
 as the game ends. A match stopped by Ctrl-C, a crash or a full disk leaves whole lines and
 at most one line cut short at the end; that line is dropped (the file is cut back to the
 last whole line) and its game played again, so no game is lost and none counted twice."""
+
 from __future__ import annotations
 
 import json
@@ -28,14 +29,14 @@ def read_finished(path: str) -> tuple:
         raise ResumeError(f"cannot read {path}: {error.strerror}") from None
     records, kept = [], 0
     lines = data.split(b"\n")
-    for number, line in enumerate(lines[:-1], 1):   # each followed by a newline
+    for number, line in enumerate(lines[:-1], 1):  # each followed by a newline
         try:
             record = json.loads(line.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
             record = None
         if not (isinstance(record, dict) and isinstance(record.get("game"), int)):
             if number == len(lines) - 1 and not lines[-1]:
-                break    # the last line is garbage: a write cut short mid-line
+                break  # the last line is garbage: a write cut short mid-line
             raise ResumeError(f"{path}: line {number} is not a game record")
         records.append(record)
         kept += len(line) + 1
@@ -58,8 +59,7 @@ def check_same_match(path: str, records: list, settings: MatchSettings, labels: 
     for record in records:
         game = record["game"]
         board = board_number(settings, game)
-        expected = {"seed": game_seed(settings.seed, board), "time": clocks[0],
-                    "agents": dict(zip("AB", labels))}
+        expected = {"seed": game_seed(settings.seed, board), "time": clocks[0], "agents": dict(zip("AB", labels))}
         if settings.positions:
             position = (board - 1) % len(settings.positions) + 1
             expected.update(position=position, board=list(settings.positions[position - 1].rows))
@@ -74,8 +74,10 @@ def check_same_match(path: str, records: list, settings: MatchSettings, labels: 
         if settings.paired != ("pair" in record):
             differing.append("paired")
         if differing:
-            raise ResumeError(f"{path}: game {game} was played with other match arguments "
-                              f"({', '.join(differing)} differ): give the same arguments as before")
+            raise ResumeError(
+                f"{path}: game {game} was played with other match arguments "
+                f"({', '.join(differing)} differ): give the same arguments as before"
+            )
 
 
 def cut_back(path: str, length: int) -> None:

@@ -1,6 +1,7 @@
 """A user of its own for each side of a match (MoveRunner's isolate option, root only):
 numeric user and group ids that no account names and no running process uses. Nothing is
 added to /etc/passwd; files the moves leave show those numbers as their owner."""
+
 from __future__ import annotations
 
 import grp
@@ -13,7 +14,7 @@ import threading
 FIRST_ID = 1_500_000_000
 SPREAD = 10_000
 STRIDE = 16
-_taken = set()   # ids handed out in this process, by any runner
+_taken = set()  # ids handed out in this process, by any runner
 _taken_lock = threading.Lock()
 
 
@@ -61,6 +62,6 @@ def ids_of_processes() -> set:
                 for line in handle:
                     if line.startswith(("Uid:", "Gid:")):
                         found.update(int(word) for word in line.split()[1:])
-        except (OSError, ValueError):   # gone meanwhile
+        except (OSError, ValueError):  # gone meanwhile
             continue
     return found

@@ -35,6 +35,7 @@ Feed it the pairs as games finish, and stop at the first verdict:
 
 The bounds hold for a test that stops at its first crossing: pairs still in flight when
 it stops do not reopen it."""
+
 from __future__ import annotations
 
 import math
@@ -64,20 +65,22 @@ def llr_bounds(alpha: float, beta: float) -> tuple:
 
 @dataclass(frozen=True)
 class SprtResult:
-    statistic: str           # what the hypotheses are about: "Elo" or "pair margin"
-    h0: float                # the value H0 claims at most
-    h1: float                # the value H1 claims at least
+    statistic: str  # what the hypotheses are about: "Elo" or "pair margin"
+    h0: float  # the value H0 claims at most
+    h1: float  # the value H1 claims at least
     pairs: int
     llr: float
     lower: float
     upper: float
-    verdict: Optional[str]   # "H0", "H1", or None while the test runs
+    verdict: Optional[str]  # "H0", "H1", or None while the test runs
 
     def describe(self) -> str:
         """`LLR: 1.23 (-2.94, 2.94) [0.00, 10.00]  H1 accepted` (fastchess's line)."""
         state = "running" if self.verdict is None else f"{self.verdict} accepted"
-        return (f"LLR: {two_decimals(self.llr)} ({self.lower:.2f}, {self.upper:.2f}) "
-                f"[{two_decimals(self.h0)}, {two_decimals(self.h1)}]  {state}")
+        return (
+            f"LLR: {two_decimals(self.llr)} ({self.lower:.2f}, {self.upper:.2f}) "
+            f"[{two_decimals(self.h0)}, {two_decimals(self.h1)}]  {state}"
+        )
 
 
 class _Sprt:
@@ -89,7 +92,7 @@ class _Sprt:
         return llr_bounds(self.alpha, self.beta)
 
     def verdict(self, llr: float, pairs: int) -> Optional[str]:
-        """"H1" or "H0" once the LLR of `pairs` pairs reaches a bound, else None."""
+        """ "H1" or "H0" once the LLR of `pairs` pairs reaches a bound, else None."""
         lower, upper = self.bounds
         if pairs < self.min_pairs:
             return None
@@ -109,14 +112,14 @@ class _Sprt:
                 raise ValueError(f"SPRT: {name} ({rate:g}) must lie between 0 and 1")
         if self.alpha + self.beta >= 1:
             raise ValueError(f"SPRT: alpha + beta ({self.alpha + self.beta:g}) must be below 1")
-        if isinstance(self.min_pairs, bool) or not isinstance(self.min_pairs, int) \
-                or self.min_pairs < 1:
+        if isinstance(self.min_pairs, bool) or not isinstance(self.min_pairs, int) or self.min_pairs < 1:
             raise ValueError(f"SPRT: min_pairs ({self.min_pairs}) must be a whole number from 1")
 
 
 @dataclass(frozen=True)
 class EloSprt(_Sprt):
     """H0: A's logistic Elo over B <= elo0, against H1: >= elo1, on pentanomial counts."""
+
     elo0: float = 0.0
     elo1: float = 5.0
     alpha: float = 0.05
@@ -139,6 +142,7 @@ class EloSprt(_Sprt):
 @dataclass(frozen=True)
 class MarginSprt(_Sprt):
     """H0: A's mean pair margin over B <= margin0 points, against H1: >= margin1."""
+
     margin0: float = 0.0
     margin1: float = 10.0
     alpha: float = 0.05

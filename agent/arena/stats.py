@@ -1,5 +1,6 @@
 """Match statistics: score rate with a 95% Wilson interval, the Elo difference it implies,
 a per-agent summary table of the recorded games, results by colour, and paired boards."""
+
 from __future__ import annotations
 
 import math
@@ -48,11 +49,11 @@ class AgentSummary:
     wins: int
     losses: int
     draws: int
-    mean_margin: float     # own score minus the opponent's, per game
+    mean_margin: float  # own score minus the opponent's, per game
     time_losses: int
-    invalid_moves: int     # games lost on a missing, garbled or illegal answer
+    invalid_moves: int  # games lost on a missing, garbled or illegal answer
     moves: int
-    mean_cpu: float        # per move
+    mean_cpu: float  # per move
     max_cpu: float
 
     @property
@@ -74,8 +75,7 @@ def summarise(records, side: str) -> AgentSummary:
         wins=sum(record["winner"] == side for record in records),
         losses=len(lost),
         draws=sum(record["winner"] is None for record in records),
-        mean_margin=(sum(r["scores"][side] - r["scores"][other] for r in records) / len(records)
-                     if records else 0.0),
+        mean_margin=(sum(r["scores"][side] - r["scores"][other] for r in records) / len(records) if records else 0.0),
         time_losses=sum(record["fault"] == "time" for record in lost),
         invalid_moves=sum(record["fault"] == "invalid" for record in lost),
         moves=len(cpu),
@@ -94,8 +94,7 @@ def _label(records, side: str) -> str:
     return label
 
 
-ROW_NAMES = ("W-L-D", "score [95%]", "Elo [95%]", "mean margin", "lost on time", "invalid answers",
-             "CPU a move")
+ROW_NAMES = ("W-L-D", "score [95%]", "Elo [95%]", "mean margin", "lost on time", "invalid answers", "CPU a move")
 
 
 def report_table(records, width: int = 80) -> str:
@@ -111,12 +110,18 @@ def report_table(records, width: int = 80) -> str:
 
 def _column(s: AgentSummary) -> tuple:
     low, high = s.interval
-    return (f"{s.wins}-{s.losses}-{s.draws}",
-            f"{s.score_rate:.0%} [{low:.0%}, {high:.0%}]",
-            (f"{format_elo(elo_difference(s.score_rate))} "
-             f"[{format_elo(elo_difference(low))}, {format_elo(elo_difference(high))}]"),
-            f"{s.mean_margin:+.1f}", str(s.time_losses), str(s.invalid_moves),
-            f"{s.mean_cpu:.3f} s (max {s.max_cpu:.3f} s)")
+    return (
+        f"{s.wins}-{s.losses}-{s.draws}",
+        f"{s.score_rate:.0%} [{low:.0%}, {high:.0%}]",
+        (
+            f"{format_elo(elo_difference(s.score_rate))} "
+            f"[{format_elo(elo_difference(low))}, {format_elo(elo_difference(high))}]"
+        ),
+        f"{s.mean_margin:+.1f}",
+        str(s.time_losses),
+        str(s.invalid_moves),
+        f"{s.mean_cpu:.3f} s (max {s.max_cpu:.3f} s)",
+    )
 
 
 FAULT_WORDS = {"time": "on time", "invalid": "on invalid answers"}
@@ -138,8 +143,12 @@ def forfeit_lines(records, width: int = 80) -> list:
         numbers = ", ".join(str(record["game"]) for record in games[:3]) + (", ..." if len(games) > 3 else "")
         kind = FAULT_WORDS.get(fault, f"on {fault}")
         reason = games[0]["reason"] or games[0]["moves"][-1].get("reason", "")
-        lines.append(crop(f"{side} lost {plural(len(games), 'game')} {kind} ({numbers})"
-                          + (f": {reason}" if reason else ""), width))
+        lines.append(
+            crop(
+                f"{side} lost {plural(len(games), 'game')} {kind} ({numbers})" + (f": {reason}" if reason else ""),
+                width,
+            )
+        )
     return lines
 
 
@@ -155,8 +164,10 @@ def colour_lines(records) -> list:
     in Fruit Rage, so an overall rate hides how an agent does on the harder side."""
     lines = []
     for label, moved_first in (("moving first ", True), ("moving second", False)):
-        parts = [f"{side} {_record_line([r for r in records if (r['first'] == side) == moved_first], side)}"
-                 for side in ("A", "B")]
+        parts = [
+            f"{side} {_record_line([r for r in records if (r['first'] == side) == moved_first], side)}"
+            for side in ("A", "B")
+        ]
         lines.append(f"{label} (W-L-D): " + ", ".join(parts))
     return lines
 
@@ -173,5 +184,4 @@ def pair_line(records) -> str:
         if len(games) == 2:
             total = sum(r["scores"]["A"] - r["scores"]["B"] for r in games)
             won["A" if total > 0 else "B" if total < 0 else None] += 1
-    return (f"pairs won on total score over both games: A {won['A']}, B {won['B']}, "
-            f"even {won[None]}")
+    return f"pairs won on total score over both games: A {won['A']}, B {won['B']}, even {won[None]}"

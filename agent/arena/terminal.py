@@ -1,6 +1,7 @@
 """What the arena's commands share at the terminal: tables rendered by rich to a given
 width, lines cropped to fit it, and durations as a clock shows them. Never imported on
 the move path (rich costs milliseconds to load)."""
+
 from __future__ import annotations
 
 import io
@@ -25,7 +26,7 @@ def terminal_width(stream=None) -> int:
     try:
         if stream is not None and stream.isatty():
             return shutil.get_terminal_size((fallback, 24)).columns
-    except (AttributeError, ValueError, OSError):   # a closed or odd stream
+    except (AttributeError, ValueError, OSError):  # a closed or odd stream
         pass
     return fallback
 
@@ -33,11 +34,9 @@ def terminal_width(stream=None) -> int:
 def new_table(*headers, right_aligned=()) -> Table:
     """A rich table with these column headers; columns named in `right_aligned` hold
     numbers and line up on the right."""
-    table = Table(box=RULED_HEADER, show_edge=False, pad_edge=False, padding=(0, 1),
-                  header_style="", show_header=True)
+    table = Table(box=RULED_HEADER, show_edge=False, pad_edge=False, padding=(0, 1), header_style="", show_header=True)
     for header in headers:
-        table.add_column(header, justify="right" if header in right_aligned else "left",
-                         overflow="fold")
+        table.add_column(header, justify="right" if header in right_aligned else "left", overflow="fold")
     return table
 
 
@@ -45,8 +44,9 @@ def render(renderable, width: int) -> str:
     """Text of a rich renderable laid out in `width` columns, without colour or trailing
     spaces."""
     buffer = io.StringIO()
-    Console(file=buffer, width=width, color_system=None, highlight=False, markup=False,
-            emoji=False, legacy_windows=False).print(renderable)
+    Console(
+        file=buffer, width=width, color_system=None, highlight=False, markup=False, emoji=False, legacy_windows=False
+    ).print(renderable)
     return "\n".join(line.rstrip() for line in buffer.getvalue().rstrip("\n").split("\n"))
 
 
@@ -54,7 +54,7 @@ def crop(text: str, width: int) -> str:
     """`text`, cut to `width` columns with an ellipsis when longer."""
     if len(text) <= width:
         return text
-    return text[:max(0, width - len(ELLIPSIS))] + ELLIPSIS
+    return text[: max(0, width - len(ELLIPSIS))] + ELLIPSIS
 
 
 def clock_time(seconds: float) -> str:

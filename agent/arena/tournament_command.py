@@ -1,5 +1,6 @@
 """`fruit-rage tournament A B C ...`: a match between every two agents (a round robin), or
 the first against each of the others (--gauntlet), and a cross table of the results."""
+
 from __future__ import annotations
 
 import itertools
@@ -38,8 +39,10 @@ def cross_table(labels: list, results: dict) -> str:
         rows.append(cells)
     table = [header] + rows
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths)))
-             for line in table]
+    lines = [
+        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths)))
+        for line in table
+    ]
     lines.insert(1, "-" * len(lines[0]))
     return "\n".join(lines)
 
@@ -58,8 +61,10 @@ def run(args) -> int:
         print("fruit-rage tournament: give at least two agents", file=sys.stderr)
         return 2
     if args.paired and args.games % 2:
-        print(f"fruit-rage tournament: --paired plays every board twice, so --games must be even "
-              f"(got {args.games})", file=sys.stderr)
+        print(
+            f"fruit-rage tournament: --paired plays every board twice, so --games must be even (got {args.games})",
+            file=sys.stderr,
+        )
         return 2
     try:
         specs, positions = prepare(args, args.agents)
@@ -76,23 +81,38 @@ def run(args) -> int:
         print(f"fruit-rage tournament: cannot write --out {args.out}: {error.strerror}", file=sys.stderr)
         return 1
     matches = pairings(len(specs), args.gauntlet)
-    print(f"{'gauntlet' if args.gauntlet else 'round robin'} of {plural(len(specs), 'agent')}: "
-          f"{len(matches)} {'match' if len(matches) == 1 else 'matches'} of {plural(args.games, 'game')}, seed {seed}", flush=True)
+    print(
+        f"{'gauntlet' if args.gauntlet else 'round robin'} of {plural(len(specs), 'agent')}: "
+        f"{len(matches)} {'match' if len(matches) == 1 else 'matches'} of {plural(args.games, 'game')}, seed {seed}",
+        flush=True,
+    )
     results, interrupted = {}, False
     try:
         with stop_signals_interrupt():
             for number, (row, column) in enumerate(matches, 1):
+
                 def written(record):
                     if out is not None:
                         out.write(json.dumps(record.to_json()) + "\n")
                         out.flush()
-                match = run_match(specs[row], specs[column], settings, jobs=args.jobs, grace=args.grace,
-                                  cluster=args.cluster, on_record=written)
+
+                match = run_match(
+                    specs[row],
+                    specs[column],
+                    settings,
+                    jobs=args.jobs,
+                    grace=args.grace,
+                    cluster=args.cluster,
+                    on_record=written,
+                )
                 results[row, column] = tally(match.records, "A")
                 results[column, row] = tally(match.records, "B")
                 margin = results[row, column][0] / len(match.records)
-                print(f"[{number}/{len(matches)}] {args.agents[row]} vs {args.agents[column]}: "
-                      f"{margin:+.1f} a game", file=sys.stderr, flush=True)
+                print(
+                    f"[{number}/{len(matches)}] {args.agents[row]} vs {args.agents[column]}: {margin:+.1f} a game",
+                    file=sys.stderr,
+                    flush=True,
+                )
     except KeyboardInterrupt:
         interrupted = True
     except (SetupFailed, OSError) as error:

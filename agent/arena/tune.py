@@ -7,6 +7,7 @@ boards, locally or on a cluster; the verdict says whether to keep it.
 >>> verdict.accepted, verdict.sprt.verdict
 (True, 'H1')
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from agent.arena.sprt import MarginSprt, SprtResult
 class GateResult:
     """The margin SPRT's last result (`verdict` None: the games ran out undecided), the
     paired statistics and the match."""
+
     sprt: Optional[SprtResult]
     stats: PairedStats
     match: MatchResult
@@ -32,19 +34,31 @@ class GateResult:
         return self.sprt is not None and self.sprt.verdict == "H1"
 
     def to_json(self) -> dict:
-        return {"verdict": None if self.sprt is None else self.sprt.verdict,
-                "accepted": self.accepted,
-                "llr": None if self.sprt is None else self.sprt.llr,
-                "bounds": None if self.sprt is None else [self.sprt.lower, self.sprt.upper],
-                "hypotheses": None if self.sprt is None else [self.sprt.h0, self.sprt.h1],
-                "pairs": self.stats.pairs,
-                "mean_pair_margin": None if self.stats.margin is None else self.stats.margin.mean,
-                "games": len(self.match.records)}
+        return {
+            "verdict": None if self.sprt is None else self.sprt.verdict,
+            "accepted": self.accepted,
+            "llr": None if self.sprt is None else self.sprt.llr,
+            "bounds": None if self.sprt is None else [self.sprt.lower, self.sprt.upper],
+            "hypotheses": None if self.sprt is None else [self.sprt.h0, self.sprt.h1],
+            "pairs": self.stats.pairs,
+            "mean_pair_margin": None if self.stats.margin is None else self.stats.margin.mean,
+            "games": len(self.match.records),
+        }
 
 
-def gate(candidate: Callable, base: Callable, settings: MatchSettings, *, margin0: float = 0.0,
-         margin1: float = 10.0, alpha: float = 0.05, beta: float = 0.05, jobs: int = 1,
-         cluster: Optional[str] = None, on_pair: Optional[Callable] = None) -> GateResult:
+def gate(
+    candidate: Callable,
+    base: Callable,
+    settings: MatchSettings,
+    *,
+    margin0: float = 0.0,
+    margin1: float = 10.0,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    jobs: int = 1,
+    cluster: Optional[str] = None,
+    on_pair: Optional[Callable] = None,
+) -> GateResult:
     """Play candidate (A) against base (B) on the paired boards of `settings` until the
     margin SPRT (H0: pair margin <= margin0 against H1: >= margin1) decides or the games
     run out. on_pair(SprtResult) is called after every complete pair."""

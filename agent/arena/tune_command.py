@@ -1,5 +1,6 @@
 """`fruit-rage tune CANDIDATE BASE`: gate a candidate against a base with the margin SPRT
 (agent.arena.tune.gate) and write the verdict."""
+
 from __future__ import annotations
 
 import ast
@@ -26,8 +27,7 @@ def parse_param(text: str) -> tuple:
 
 def run(args) -> int:
     if args.games % 2:
-        print(f"fruit-rage tune: the boards are paired, so --games must be even (got {args.games})",
-              file=sys.stderr)
+        print(f"fruit-rage tune: the boards are paired, so --games must be even (got {args.games})", file=sys.stderr)
         return 2
     try:
         params = tuple(parse_param(text) for text in args.param)
@@ -42,9 +42,11 @@ def run(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     settings = MatchSettings(args.games, args.size, args.types, args.time, seed, paired=True, positions=positions)
     margin0, margin1 = args.sprt_margin
-    print(f"tune {args.candidate}{' ' + ' '.join(args.param) if args.param else ''} against {args.base}: "
-          f"H0 margin <= {margin0:g}, H1 >= {margin1:g}, at most {args.games // 2} pairs, seed {seed}",
-          flush=True)
+    print(
+        f"tune {args.candidate}{' ' + ' '.join(args.param) if args.param else ''} against {args.base}: "
+        f"H0 margin <= {margin0:g}, H1 >= {margin1:g}, at most {args.games // 2} pairs, seed {seed}",
+        flush=True,
+    )
 
     at_terminal = sys.stderr is not None and sys.stderr.isatty()
 
@@ -53,13 +55,23 @@ def run(args) -> int:
             return
         if at_terminal:
             print(f"\r[{result.pairs} pairs] {result.describe()}", end="", file=sys.stderr, flush=True)
-        elif result.pairs % 10 == 0 or result.verdict is not None:   # a log: a line now and then
+        elif result.pairs % 10 == 0 or result.verdict is not None:  # a log: a line now and then
             print(f"[{result.pairs} pairs] {result.describe()}", file=sys.stderr, flush=True)
 
     try:
         with stop_signals_interrupt():
-            verdict = gate(candidate, base, settings, margin0=margin0, margin1=margin1, alpha=args.alpha,
-                           beta=args.beta, jobs=args.jobs, cluster=args.cluster, on_pair=progress)
+            verdict = gate(
+                candidate,
+                base,
+                settings,
+                margin0=margin0,
+                margin1=margin1,
+                alpha=args.alpha,
+                beta=args.beta,
+                jobs=args.jobs,
+                cluster=args.cluster,
+                on_pair=progress,
+            )
     except KeyboardInterrupt:
         print("\nfruit-rage: interrupted", file=sys.stderr)
         return 130
@@ -69,12 +81,22 @@ def run(args) -> int:
     if at_terminal:
         print(file=sys.stderr)
     print("\n".join(verdict.stats.lines()))
-    state = ("undecided: the games ran out" if verdict.sprt is None or verdict.sprt.verdict is None
-             else "keep the candidate (H1)" if verdict.accepted else "reject the candidate (H0)")
+    state = (
+        "undecided: the games ran out"
+        if verdict.sprt is None or verdict.sprt.verdict is None
+        else "keep the candidate (H1)"
+        if verdict.accepted
+        else "reject the candidate (H0)"
+    )
     print(f"verdict: {state}" + (f"; {verdict.sprt.describe()}" if verdict.sprt else ""))
     if args.verdict:
-        record = {"candidate": args.candidate, "params": dict(params), "base": args.base,
-                  "seed": seed, **verdict.to_json()}
+        record = {
+            "candidate": args.candidate,
+            "params": dict(params),
+            "base": args.base,
+            "seed": seed,
+            **verdict.to_json(),
+        }
         try:
             with open(args.verdict, "w", encoding="utf-8") as handle:
                 json.dump(record, handle, indent=2)

@@ -1,6 +1,7 @@
 """The web server: the page (agent/web/static) and a JSON API to play the built-in players
 and to replay recorded matches. Every error is a JSON {"error": message} with a 4xx
 status; nothing reads a path a client names."""
+
 from __future__ import annotations
 
 import asyncio
@@ -27,12 +28,11 @@ from agent.web.store import ExpiringStore, StoreFull
 from agent.web.thinking import WorkerDied, WorkerPool
 
 STATIC = Path(__file__).parent / "static"
-IDLE_SECONDS = 30 * 60          # a game or replay nobody asked for in this long is dropped
+IDLE_SECONDS = 30 * 60  # a game or replay nobody asked for in this long is dropped
 MAX_GAMES = 500
 MAX_REPLAYS = 50
-RECORDS_SECONDS = 120.0         # wall seconds allowed for checking a file of records
-LIMITS = {"size": (1, engine.MAX_SIZE), "types": (1, engine.MAX_TYPES), "clock": (0, 300.0),
-          "seed": (0, 10 ** 18 - 1)}
+RECORDS_SECONDS = 120.0  # wall seconds allowed for checking a file of records
+LIMITS = {"size": (1, engine.MAX_SIZE), "types": (1, engine.MAX_TYPES), "clock": (0, 300.0), "seed": (0, 10**18 - 1)}
 DEFAULTS = {"size": 8, "types": 3, "clock": 120.0, "agent_clock": 30.0, "first": "you", "opponent": "ours"}
 FIRST_CHOICES = ("you", "agent", "random")
 GAME_FIELDS = ("size", "types", "clock", "agent_clock", "first", "opponent", "seed")
@@ -43,6 +43,7 @@ LONGEST_FILE_NAME = 255
 @dataclass
 class Session:
     """A live game; the lock keeps two tabs on one game from moving at once."""
+
     game: Game
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -58,16 +59,25 @@ class Server:
 
     # --- the page's settings ---------------------------------------------------------
     async def options(self, request: Request):
-        return JSONResponse({"players": list(engine.PLAYER_NAMES), "first": list(FIRST_CHOICES),
-                             "limits": LIMITS, "defaults": DEFAULTS, "records": self._record_names()})
+        return JSONResponse(
+            {
+                "players": list(engine.PLAYER_NAMES),
+                "first": list(FIRST_CHOICES),
+                "limits": LIMITS,
+                "defaults": DEFAULTS,
+                "records": self._record_names(),
+            }
+        )
 
     # --- games -----------------------------------------------------------------------
     async def new_game(self, request: Request):
         body = await bodies.read_json_object(request, GAME_FIELDS)
         size = bodies.whole_number(body, "size", *LIMITS["size"], DEFAULTS["size"])
         types = bodies.whole_number(body, "types", *LIMITS["types"], DEFAULTS["types"])
-        clocks = {HUMAN: bodies.number(body, "clock", *LIMITS["clock"], DEFAULTS["clock"]),
-                  AGENT: bodies.number(body, "agent_clock", *LIMITS["clock"], DEFAULTS["agent_clock"])}
+        clocks = {
+            HUMAN: bodies.number(body, "clock", *LIMITS["clock"], DEFAULTS["clock"]),
+            AGENT: bodies.number(body, "agent_clock", *LIMITS["clock"], DEFAULTS["agent_clock"]),
+        }
         first = bodies.choice(body, "first", FIRST_CHOICES, DEFAULTS["first"])
         opponent = bodies.choice(body, "opponent", engine.PLAYER_NAMES, DEFAULTS["opponent"])
         seed = bodies.whole_number(body, "seed", *LIMITS["seed"], None)
@@ -107,8 +117,7 @@ class Server:
                 game.expect_turn(AGENT)
             except GameError as error:
                 raise HTTPException(error.status, str(error)) from None
-            thought = await self.pool.think(game.opponent, game.board.rows, game.board.types,
-                                            game.clocks[AGENT])
+            thought = await self.pool.think(game.opponent, game.board.rows, game.board.types, game.clocks[AGENT])
             if thought.failure:
                 game.agent_failed(thought.failure, thought.wall)
             else:
@@ -188,9 +197,14 @@ async def _server_error(request: Request, error: Exception):
     return JSONResponse({"error": "the server failed on this request"}, status_code=500)
 
 
-def create_app(records_dir: str | None = None, workers: int | None = None,
-               allowed_hosts: list | None = None, clock=time.monotonic,
-               idle_seconds: float = IDLE_SECONDS, max_games: int = MAX_GAMES) -> Starlette:
+def create_app(
+    records_dir: str | None = None,
+    workers: int | None = None,
+    allowed_hosts: list | None = None,
+    clock=time.monotonic,
+    idle_seconds: float = IDLE_SECONDS,
+    max_games: int = MAX_GAMES,
+) -> Starlette:
     """The app; `allowed_hosts` (None: any) refuses other Host headers, which keeps a page
     of another site from reaching a server on 127.0.0.1 through a rebound name."""
     server = Server(records_dir, workers or os.cpu_count() or 1, clock, idle_seconds, max_games)
@@ -218,5 +232,9 @@ def create_app(records_dir: str | None = None, workers: int | None = None,
     middleware = [Middleware(SecurityHeaders)]
     if allowed_hosts is not None:
         middleware.append(Middleware(HostCheck, names=allowed_hosts))
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
-                     exception_handlers={HTTPException: _http_error, 500: _server_error})
+    return Starlette(
+        routes=routes,
+        middleware=middleware,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: _http_error, 500: _server_error},
+    )

@@ -1,6 +1,7 @@
 """Reading request bodies strictly: a size cap before anything is parsed, JSON objects with
 known fields only, and every value checked for type and range. Each refusal is an
 HTTPException whose detail tells the client what to fix."""
+
 from __future__ import annotations
 
 import json
@@ -9,7 +10,7 @@ import math
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
-JSON_BODY_LIMIT = 4096     # bytes: every JSON request here is a handful of fields
+JSON_BODY_LIMIT = 4096  # bytes: every JSON request here is a handful of fields
 
 
 async def read_body(request: Request, limit: int) -> bytes:
@@ -59,8 +60,11 @@ def number(body: dict, key: str, low: float, high: float, default: float) -> flo
     if key not in body:
         return default
     value = body[key]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-            math.isfinite(value) and low < value <= high):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not (math.isfinite(value) and low < value <= high)
+    ):
         raise HTTPException(400, f"{key!r} must be a number of seconds above {low:g} and up to {high:g}")
     return float(value)
 

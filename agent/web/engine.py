@@ -1,6 +1,7 @@
 """The one place the web page meets the library: positions and the built-in players of the
 public API, and the arena's records and phases. Every library name the page uses comes
 through here, so a change of the library is met in this module alone."""
+
 from __future__ import annotations
 
 import os
@@ -17,8 +18,18 @@ from agent.rules import MAX_SIZE
 PLAYER_NAMES = tuple(BUILT_IN_PLAYERS)
 MAX_TYPES = 9
 
-__all__ = ["MAX_SIZE", "MAX_TYPES", "PLAYER_NAMES", "Board", "Move", "choose_move", "decide",
-           "match_phases", "read_uploaded_records", "starting_clocks"]
+__all__ = [
+    "MAX_SIZE",
+    "MAX_TYPES",
+    "PLAYER_NAMES",
+    "Board",
+    "Move",
+    "choose_move",
+    "decide",
+    "match_phases",
+    "read_uploaded_records",
+    "starting_clocks",
+]
 
 
 def choose_move(player: str, rows: tuple, types: int, clock_left: float) -> tuple:

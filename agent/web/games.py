@@ -2,6 +2,7 @@
 judges a match: the person's clock runs in wall time on their turns, the player's is
 charged the CPU its moves use; a clock at zero loses, an emptied board goes to the higher
 score, then to the more time left."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ HUMAN, AGENT = "you", "agent"
 
 class GameError(Exception):
     """A move the game cannot take now; `status` is the HTTP status that says why."""
+
     status = 409
 
 
@@ -22,16 +24,15 @@ class IllegalMove(GameError):
 
 @dataclass(frozen=True)
 class PlayedMove:
-    side: str          # HUMAN or AGENT
-    name: str          # the group's name on the board it was taken from, e.g. "B3"
+    side: str  # HUMAN or AGENT
+    name: str  # the group's name on the board it was taken from, e.g. "B3"
     points: int
-    cells: tuple       # the group taken, (row, col) pairs in reading order
-    seconds: float     # charged to the mover's clock
+    cells: tuple  # the group taken, (row, col) pairs in reading order
+    seconds: float  # charged to the mover's clock
 
     def to_json(self, with_cells: bool = False) -> dict:
-        shown = {"side": self.side, "move": self.name, "points": self.points,
-                 "seconds": round(self.seconds, 3)}
-        if with_cells:    # what the page animates
+        shown = {"side": self.side, "move": self.name, "points": self.points, "seconds": round(self.seconds, 3)}
+        if with_cells:  # what the page animates
             shown["cells"] = [list(cell) for cell in self.cells]
         return shown
 
@@ -39,12 +40,12 @@ class PlayedMove:
 class Game:
     def __init__(self, board: Board, opponent: str, clocks: dict, first: str, seed: int, now: float):
         self.board = board
-        self.opponent = opponent           # a name from engine.PLAYER_NAMES
+        self.opponent = opponent  # a name from engine.PLAYER_NAMES
         self.seed = seed
         self.first = first
-        self.clocks = dict(clocks)         # seconds left, HUMAN's as of turn_started
+        self.clocks = dict(clocks)  # seconds left, HUMAN's as of turn_started
         self.scores = {HUMAN: 0, AGENT: 0}
-        self.turn: str | None = first      # None once the game is over
+        self.turn: str | None = first  # None once the game is over
         self.turn_started = now
         self.moves = []
         self.winner: str | None = None
@@ -131,20 +132,29 @@ class Game:
 
     def _finish(self) -> None:
         self.turn = None
-        winner, self.reason = decide([self.scores[HUMAN], self.scores[AGENT]],
-                                     [self.clocks[HUMAN], self.clocks[AGENT]])
+        winner, self.reason = decide([self.scores[HUMAN], self.scores[AGENT]], [self.clocks[HUMAN], self.clocks[AGENT]])
         self.winner = None if winner is None else (HUMAN, AGENT)[winner]
 
     def to_json(self, game_id: str, now: float) -> dict:
         groups = [] if self.over else self.board.groups()
         return {
-            "id": game_id, "size": self.board.size, "types": self.board.types, "seed": self.seed,
-            "opponent": self.opponent, "first": self.first, "rows": list(self.board.rows),
-            "groups": [{"move": group.move.name, "points": group.points,
-                        "cells": [list(cell) for cell in sorted(group.cells)]} for group in groups],
+            "id": game_id,
+            "size": self.board.size,
+            "types": self.board.types,
+            "seed": self.seed,
+            "opponent": self.opponent,
+            "first": self.first,
+            "rows": list(self.board.rows),
+            "groups": [
+                {"move": group.move.name, "points": group.points, "cells": [list(cell) for cell in sorted(group.cells)]}
+                for group in groups
+            ],
             "scores": dict(self.scores),
             "clocks": {side: round(max(self.clock_left(side, now), 0.0), 3) for side in (HUMAN, AGENT)},
-            "turn": self.turn, "over": self.over, "winner": self.winner, "reason": self.reason,
+            "turn": self.turn,
+            "over": self.over,
+            "winner": self.winner,
+            "reason": self.reason,
             "moves": [move.to_json() for move in self.moves],
             "last_move": self.moves[-1].to_json(with_cells=True) if self.moves else None,
         }

@@ -1,6 +1,7 @@
 """What the replay view shows of a file of recorded games (as `match --out` writes them):
 a line per game, one game move by move with A's margin after each move, and the phases of
 the whole file, from the data `fruit-rage phases` prints."""
+
 from __future__ import annotations
 
 import os
@@ -16,8 +17,11 @@ def record_file_names(folder: str) -> list:
     """The record files the server offers: regular *.jsonl files right in `folder`. A link
     is left out, as it may lead outside the folder."""
     with os.scandir(folder) as entries:
-        return sorted(entry.name for entry in entries
-                      if entry.name.endswith(RECORDS_SUFFIX) and entry.is_file(follow_symlinks=False))
+        return sorted(
+            entry.name
+            for entry in entries
+            if entry.name.endswith(RECORDS_SUFFIX) and entry.is_file(follow_symlinks=False)
+        )
 
 
 def read_record_file(folder: str, name: str) -> bytes:
@@ -38,15 +42,26 @@ def load_records(data: bytes, label: str) -> tuple:
     records = engine.read_uploaded_records(data, label)
     if not records:
         raise ValueError(f"{label} holds no game records")
-    return records, {"label": label,
-                     "games": [game_summary(index, record) for index, record in enumerate(records)],
-                     "phases": phases_view(records)}
+    return records, {
+        "label": label,
+        "games": [game_summary(index, record) for index, record in enumerate(records)],
+        "phases": phases_view(records),
+    }
 
 
 def game_summary(index: int, record: dict) -> dict:
-    return {"index": index, "game": record["game"], "agents": record["agents"], "first": record["first"],
-            "size": record["size"], "types": record["types"], "moves": len(record["moves"]),
-            "scores": record["scores"], "winner": record["winner"], "reason": record["reason"]}
+    return {
+        "index": index,
+        "game": record["game"],
+        "agents": record["agents"],
+        "first": record["first"],
+        "size": record["size"],
+        "types": record["types"],
+        "moves": len(record["moves"]),
+        "scores": record["scores"],
+        "winner": record["winner"],
+        "reason": record["reason"],
+    }
 
 
 def game_view(index: int, record: dict) -> dict:
@@ -65,12 +80,18 @@ def game_view(index: int, record: dict) -> dict:
         group = board.group_at(played)
         board, points = board.play(played)
         scores[move["player"]] += points
-        moves.append({**shown, "move": move["move"], "points": points,
-                      "cells": [list(cell) for cell in sorted(group.cells)]})
+        moves.append(
+            {**shown, "move": move["move"], "points": points, "cells": [list(cell) for cell in sorted(group.cells)]}
+        )
         rows.append(list(board.rows))
         margins.append(scores["A"] - scores["B"])
-    return {**game_summary(index, record), "rows": rows, "moves": moves, "margins": margins,
-            "time": engine.starting_clocks(record)}
+    return {
+        **game_summary(index, record),
+        "rows": rows,
+        "moves": moves,
+        "margins": margins,
+        "time": engine.starting_clocks(record),
+    }
 
 
 def phases_view(records: list) -> dict:
@@ -86,10 +107,21 @@ def phases_view(records: list) -> dict:
     for first, label in (("A", "moved first"), ("B", "moved second")):
         games = phases.margins[first]
         if games:
-            series.append({"first": first, "label": f"{phases.agents['A']} {label}", "games": len(games),
-                           "margins": [sum(game[k] for game in games) / len(games)
-                                       for k in range(phases.parts)]})
-    return {"problem": None, "agents": phases.agents, "parts": phases.parts,
-            "fruit_gone": [round(100 * (k + 1) / phases.parts) for k in range(phases.parts)],
-            "series": series, "cpu_per_game": [seconds / phases.games for seconds in phases.cpu],
-            "games": phases.games, "skipped": phases.skipped}
+            series.append(
+                {
+                    "first": first,
+                    "label": f"{phases.agents['A']} {label}",
+                    "games": len(games),
+                    "margins": [sum(game[k] for game in games) / len(games) for k in range(phases.parts)],
+                }
+            )
+    return {
+        "problem": None,
+        "agents": phases.agents,
+        "parts": phases.parts,
+        "fruit_gone": [round(100 * (k + 1) / phases.parts) for k in range(phases.parts)],
+        "series": series,
+        "cpu_per_game": [seconds / phases.games for seconds in phases.cpu],
+        "games": phases.games,
+        "skipped": phases.skipped,
+    }

@@ -1,4 +1,5 @@
 """Objects kept on the server between requests under random ids, dropped when idle."""
+
 from __future__ import annotations
 
 import re
@@ -6,7 +7,7 @@ import secrets
 import time
 from typing import Callable
 
-ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")   # what secrets.token_urlsafe(16) gives
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")  # what secrets.token_urlsafe(16) gives
 
 
 class StoreFull(Exception):
@@ -21,7 +22,7 @@ class ExpiringStore:
         self.capacity = capacity
         self.idle_seconds = idle_seconds
         self.clock = clock
-        self._items = {}            # id -> [object, last used]
+        self._items = {}  # id -> [object, last used]
 
     def add(self, item) -> str:
         self.sweep()

@@ -3,6 +3,7 @@
 It runs in a pool of worker processes, so one long search leaves the other tabs served.
 No more tasks are handed out than there are workers, so a task's wall time is its own
 and not the queue's: the guard on the agent's move measures the agent alone."""
+
 from __future__ import annotations
 
 import asyncio
@@ -25,6 +26,7 @@ class WorkerDied(Exception):
 @dataclass(frozen=True)
 class Thought:
     """What an agent's turn gave: a cell and its CPU seconds, or why there is no move."""
+
     cell: tuple | None = None
     cpu: float = 0.0
     failure: str = ""
@@ -66,11 +68,13 @@ class WorkerPool:
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
-            cell, cpu = await self.run(clock_left + self.wall_grace, engine.choose_move,
-                                       player, rows, types, clock_left)
+            cell, cpu = await self.run(
+                clock_left + self.wall_grace, engine.choose_move, player, rows, types, clock_left
+            )
         except asyncio.TimeoutError:
-            return Thought(failure=f"was still thinking {self.wall_grace:g} s after its clock ran out",
-                           wall=loop.time() - started)
+            return Thought(
+                failure=f"was still thinking {self.wall_grace:g} s after its clock ran out", wall=loop.time() - started
+            )
         except WorkerDied:
             return Thought(failure="lost its process in the middle of the move", wall=loop.time() - started)
         except Exception as error:  # noqa: BLE001 - the player raised: it loses, as a crashing program would

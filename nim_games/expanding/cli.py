@@ -1,4 +1,5 @@
 """The command lines of the original platform: `start-game` (server) and `exp-nim` (player)."""
+
 from __future__ import annotations
 
 import argparse
@@ -17,6 +18,7 @@ from .server import DEFAULT_HOST, DEFAULT_JOIN_TIMEOUT, DEFAULT_PORT, open_liste
 
 def _whole_number(low: int, high: int):
     """An argparse type: a whole number in low..high."""
+
     def convert(text: str) -> int:
         try:
             value = int(text)
@@ -25,6 +27,7 @@ def _whole_number(low: int, high: int):
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"must be {low}..{high}, not {value}")
         return value
+
     return convert
 
 
@@ -44,8 +47,7 @@ def _player_name(text: str) -> str:
     if len(text.strip()) > MAX_NAME_CHARS:
         raise argparse.ArgumentTypeError(f"the name is too long (at most {MAX_NAME_CHARS} characters)")
     if not text.strip().isprintable():  # the server would refuse it only after connecting
-        raise argparse.ArgumentTypeError(
-            "the name must be printable (no line breaks or control characters)")
+        raise argparse.ArgumentTypeError("the name must be printable (no line breaks or control characters)")
     return text.strip()
 
 
@@ -81,25 +83,47 @@ def start_game_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="start-game",
         description="Run one game of Expanding Nim between two networked players (exp-nim), "
-                    "show each move as it comes, write game-log.txt, and print the result.",
-        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
+        "show each move as it comes, write game-log.txt, and print the result.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("n", type=_whole_number(1, MAX_STONES), help=f"number of stones, 1..{MAX_STONES}")
-    parser.add_argument("r", type=_whole_number(0, MAX_STONES),
-                        help=f"number of resets per player, 0..{MAX_STONES}")
-    parser.add_argument("-m", "--max", type=_whole_number(1, MAX_STONES), default=DEFAULT_MAX,
-                        help=f"initial maximum take, 1..{MAX_STONES} (default {DEFAULT_MAX})")
-    parser.add_argument("-a", "--address", type=_listen_address, default=DEFAULT_HOST,
-                        help=f"address to listen on (default {DEFAULT_HOST}, this machine only)")
-    parser.add_argument("-p", "--port", type=_port, default=DEFAULT_PORT,
-                        help=f"port to listen on, 0..65535, 0 for any free one (default {DEFAULT_PORT})")
-    parser.add_argument("-t", "--time", type=_seconds, default=DEFAULT_TIME,
-                        help=f"each player's total thinking time in seconds, {MIN_TIME:g}..{MAX_TIME:g} "
-                             f"(default {DEFAULT_TIME:g})")
+    parser.add_argument("r", type=_whole_number(0, MAX_STONES), help=f"number of resets per player, 0..{MAX_STONES}")
+    parser.add_argument(
+        "-m",
+        "--max",
+        type=_whole_number(1, MAX_STONES),
+        default=DEFAULT_MAX,
+        help=f"initial maximum take, 1..{MAX_STONES} (default {DEFAULT_MAX})",
+    )
+    parser.add_argument(
+        "-a",
+        "--address",
+        type=_listen_address,
+        default=DEFAULT_HOST,
+        help=f"address to listen on (default {DEFAULT_HOST}, this machine only)",
+    )
+    parser.add_argument(
+        "-p",
+        "--port",
+        type=_port,
+        default=DEFAULT_PORT,
+        help=f"port to listen on, 0..65535, 0 for any free one (default {DEFAULT_PORT})",
+    )
+    parser.add_argument(
+        "-t",
+        "--time",
+        type=_seconds,
+        default=DEFAULT_TIME,
+        help=f"each player's total thinking time in seconds, {MIN_TIME:g}..{MAX_TIME:g} (default {DEFAULT_TIME:g})",
+    )
     parser.add_argument("--log", default="game-log.txt", help="game log file (default game-log.txt)")
-    parser.add_argument("--wait", type=_seconds, default=DEFAULT_JOIN_TIMEOUT,
-                        help=f"seconds to wait for both players to join, {MIN_TIME:g}..{MAX_TIME:g} "
-                             f"(default {DEFAULT_JOIN_TIMEOUT:g})")
+    parser.add_argument(
+        "--wait",
+        type=_seconds,
+        default=DEFAULT_JOIN_TIMEOUT,
+        help=f"seconds to wait for both players to join, {MIN_TIME:g}..{MAX_TIME:g} (default {DEFAULT_JOIN_TIMEOUT:g})",
+    )
     return parser
 
 
@@ -167,20 +191,28 @@ def exp_nim_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="exp-nim",
         description="Play Expanding Nim on a start-game server. Type each move as "
-                    "`STONES RESET`, e.g. `3 0`, or `2 1` to take 2 and use a reset: a reset "
-                    "holds your opponent's next move to the initial maximum. Moves can also be "
-                    "piped in, one per line. Started before its server, it keeps trying to "
-                    "connect for a few seconds.",
-        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
+        "`STONES RESET`, e.g. `3 0`, or `2 1` to take 2 and use a reset: a reset "
+        "holds your opponent's next move to the initial maximum. Moves can also be "
+        "piped in, one per line. Started before its server, it keeps trying to "
+        "connect for a few seconds.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("server", type=_host_port, metavar="HOST:PORT", help="the game server")
-    parser.add_argument("-n", "--name", type=_player_name, required=True,
-                        help=f"your player name, 1..{MAX_NAME_CHARS} printable characters "
-                             "(the other player's must differ)")
+    parser.add_argument(
+        "-n",
+        "--name",
+        type=_player_name,
+        required=True,
+        help=f"your player name, 1..{MAX_NAME_CHARS} printable characters (the other player's must differ)",
+    )
     parser.add_argument("-f", "--first", action="store_true", help="move first")
-    parser.add_argument("--auto", action="store_true",
-                        help="let the computer choose the moves: perfect play wherever it can solve "
-                             "the position in its share of the time left, else its best guess")
+    parser.add_argument(
+        "--auto",
+        action="store_true",
+        help="let the computer choose the moves: perfect play wherever it can solve "
+        "the position in its share of the time left, else its best guess",
+    )
     return parser
 
 
@@ -188,8 +220,10 @@ def _describe(state: dict, me: str, my_move: bool, out: TextIO) -> None:
     if state.get("stones_removed"):
         reset = " and used a reset" if state.get("reset_used") else ""
         mover = "You" if my_move else "Your opponent"
-        out.write(f"{mover} took {state['stones_removed']}{reset}; "
-                  f"{state['stones_left']} stones left, next limit {state['current_max']}.\n")
+        out.write(
+            f"{mover} took {state['stones_removed']}{reset}; "
+            f"{state['stones_left']} stones left, next limit {state['current_max']}.\n"
+        )
     if state.get("finished"):
         verdict = "You win" if state.get("winner") == me else "You lose"
         out.write(f"Game over. {verdict}: {state.get('reason', '')}\n")
@@ -198,12 +232,16 @@ def _describe(state: dict, me: str, my_move: bool, out: TextIO) -> None:
 def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
     """Play one whole game through `client`; returns the final state."""
     tracker = Tracker(client.order, client.init_stones, client.init_resets, client.init_max)
-    out.write(f"Game: {client.init_stones} stones, {resets_phrase(client.init_resets)} each, "
-              f"initial maximum {client.init_max}, {client.game_time:g} s each. "
-              f"You move {'first' if client.order == 0 else 'second'}.\n")
+    out.write(
+        f"Game: {client.init_stones} stones, {resets_phrase(client.init_resets)} each, "
+        f"initial maximum {client.init_max}, {client.game_time:g} s each. "
+        f"You move {'first' if client.order == 0 else 'second'}.\n"
+    )
     if client.init_resets:
-        out.write(f"A reset, used with a move, holds your opponent's next move to at most "
-                  f"{client.init_max} stones; after it the limit is back where it was.\n")
+        out.write(
+            f"A reset, used with a move, holds your opponent's next move to at most "
+            f"{client.init_max} stones; after it the limit is back where it was.\n"
+        )
     state: dict = {"finished": False}
     my_turn = client.order == 0
     for _ in range(2 * client.init_stones + 2):  # every move takes a stone; bounds a bad server
@@ -214,7 +252,7 @@ def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
                 out.write("\n")  # end the prompt's line
                 state = client.receive_move()
                 if not state.get("finished"):
-                    raise ProtocolError("the server sent a state while this player was to move")
+                    raise ProtocolError("the server sent a state while this player was to move") from None
             else:
                 state = client.make_move(move.stones, move.reset)
         else:
@@ -230,8 +268,7 @@ def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
     raise ProtocolError("the server did not end the game")
 
 
-def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None,
-                 stdout: TextIO | None = None) -> int:
+def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Exit status: 0 after a game (won or lost), 1 on connection trouble, end of input or
     when the output's reader left, 2 for bad arguments, 130 when interrupted."""
     args, status = _parse(exp_nim_parser(), argv)
@@ -248,8 +285,11 @@ def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None,
         stdout.write(f"Joining the game at {host}:{port}; it starts once both players are in ...\n")
         stdout.flush()
         with Client(args.name, args.first, args.server) as client:
-            choose = (computer_chooser(client.init_max, client.game_time) if args.auto
-                      else human_chooser(stdin, stdout, server=client))
+            choose = (
+                computer_chooser(client.init_max, client.game_time)
+                if args.auto
+                else human_chooser(stdin, stdout, server=client)
+            )
             play_game(client, choose, stdout)
     except EOFError:
         print("\nexp-nim: end of input; leaving the game", file=sys.stderr)

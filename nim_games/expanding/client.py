@@ -2,6 +2,7 @@
 
 Unlike the original it reads a stream, so messages arriving together or in pieces are fine.
 """
+
 from __future__ import annotations
 
 import socket
@@ -50,8 +51,7 @@ def _connect(address: tuple[str, int], timeout: float | None) -> socket.socket:
 
 
 class Client:
-    def __init__(self, name: str, goes_first: bool, address: tuple[str, int],
-                 timeout: float | None = DEFAULT_TIMEOUT):
+    def __init__(self, name: str, goes_first: bool, address: tuple[str, int], timeout: float | None = DEFAULT_TIMEOUT):
         self.name = name
         self.order = 0 if goes_first else 1
         self._decoder = MessageDecoder()

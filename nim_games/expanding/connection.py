@@ -4,6 +4,7 @@ through a buffer that is sent as fast as the peer reads it.
 Nothing here waits: the server's single loop reads and writes whichever sockets are ready,
 so a peer that stops reading holds up nobody but itself.
 """
+
 from __future__ import annotations
 
 import socket

@@ -1,4 +1,5 @@
 """The readable game log (game-log.txt): setup, each move with the limit and stones left, the end."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -38,7 +39,8 @@ class GameLog:
     def setup(self, config: GameConfig, names: tuple[str, str]) -> None:
         self.write(
             f"Expanding Nim: {config.stones} stones, {resets_phrase(config.resets)} each, "
-            f"initial maximum {config.init_max}, {config.time_budget:g} s per player", echo=True
+            f"initial maximum {config.init_max}, {config.time_budget:g} s per player",
+            echo=True,
         )
         self.write(f"Player 0 (moves first): {names[0]}", echo=True)
         self.write(f"Player 1: {names[1]}", echo=True)

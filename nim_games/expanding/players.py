@@ -1,4 +1,5 @@
 """The two kinds of exp-nim player, human and computer, and the game state they both follow."""
+
 from __future__ import annotations
 
 import os
@@ -44,8 +45,13 @@ class Tracker:
         return self.resets[self.order]
 
     def position(self) -> Position:
-        return Position(self.stones, grown_limit(self.init_max, self.largest_take),
-                        self.reset_pending, self.resets[self.order], self.resets[1 - self.order])
+        return Position(
+            self.stones,
+            grown_limit(self.init_max, self.largest_take),
+            self.reset_pending,
+            self.resets[self.order],
+            self.resets[1 - self.order],
+        )
 
 
 Chooser = Callable[[Tracker], Move]
@@ -75,6 +81,7 @@ def computer_chooser(init_max: int, game_time: Optional[float] = None) -> Choose
         if game_time is not None:
             deadline = time.monotonic() + think_time(game_time - tracker.time_used, tracker.stones)
         return solver.best_move(tracker.position(), deadline)
+
     return choose
 
 
@@ -109,8 +116,7 @@ def human_chooser(stdin: TextIO, stdout: TextIO, server=None) -> Chooser:
 
     def choose(tracker: Tracker) -> Move:
         while True:
-            resets = (f"reset 0/1; {resets_phrase(tracker.my_resets)} left" if tracker.my_resets
-                      else "no resets left")
+            resets = f"reset 0/1; {resets_phrase(tracker.my_resets)} left" if tracker.my_resets else "no resets left"
             stdout.write(f"Your move (1-{tracker.current_max} stones, {resets}): ")
             stdout.flush()
             line = read_line()
@@ -120,6 +126,7 @@ def human_chooser(stdin: TextIO, stdout: TextIO, server=None) -> Chooser:
                 return parse_move_line(line, tracker)
             except ValueError as error:
                 stdout.write(f"Invalid move: {error}\n")
+
     return choose
 
 
@@ -150,4 +157,5 @@ def _line_reader(stdin: TextIO, server) -> Callable[[], str]:
         line = bytes(buffered[:end])
         del buffered[:end]
         return line.decode("utf-8", errors="replace")
+
     return read_line

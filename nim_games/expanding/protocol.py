@@ -4,6 +4,7 @@ The original platform sent bare JSON objects and read one per recv, so a stream 
 several objects at once or one object in pieces; we end each message with a newline, which
 the original's readers accept as trailing whitespace.
 """
+
 from __future__ import annotations
 
 import codecs
@@ -72,7 +73,7 @@ class MessageDecoder:
                 if position == len(text):
                     return
                 if text[position] != "{":
-                    raise ProtocolError(f"expected a JSON object, got {text[position:position + 20]!r}")
+                    raise ProtocolError(f"expected a JSON object, got {text[position : position + 20]!r}")
             end = self._scan(text, position)
             self._length += (len(text) if end is None else end) - position
             if self._length > MAX_MESSAGE_CHARS:
@@ -159,8 +160,7 @@ def parse_hello(message: dict) -> Hello:
     if len(name) > MAX_NAME_CHARS:  # it travels in every state, twice: a long one swells them all
         raise ProtocolError(f"the hello's 'name' is too long (at most {MAX_NAME_CHARS} characters)")
     if not name.isprintable():  # a line break would forge lines of the log, an escape drive a terminal
-        raise ProtocolError(
-            "the hello's 'name' must be printable (no line breaks or control characters)")
+        raise ProtocolError("the hello's 'name' must be printable (no line breaks or control characters)")
     if not _is_int(order) or order not in (0, 1):
         raise ProtocolError("the hello needs 'order' 0 (moves first) or 1")
     return Hello(name, order)

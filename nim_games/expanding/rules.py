@@ -1,4 +1,5 @@
 """The rules of Expanding Nim: the growing limit, resets, time budgets and every way to lose."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -29,14 +30,15 @@ class GameConfig:
     time_budget: float = DEFAULT_TIME
 
     def __post_init__(self) -> None:
-        for what, value, low in (("number of stones", self.stones, 1),
-                                 ("number of resets", self.resets, 0),
-                                 ("initial maximum", self.init_max, 1)):
+        for what, value, low in (
+            ("number of stones", self.stones, 1),
+            ("number of resets", self.resets, 0),
+            ("initial maximum", self.init_max, 1),
+        ):
             if not low <= value <= MAX_STONES:
                 raise ValueError(f"the {what} must be {low}..{MAX_STONES}, not {value}")
         if not 0 < self.time_budget <= MAX_TIME:  # NaN fails too
-            raise ValueError(f"the time budget must be above 0 and at most {MAX_TIME:g} s, "
-                             f"not {self.time_budget}")
+            raise ValueError(f"the time budget must be above 0 and at most {MAX_TIME:g} s, not {self.time_budget}")
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ would pass the cap, the longest waiting connection without a seat makes room, af
 hello already received has been read, so connections that say nothing cannot push out
 players who have spoken, or whose hello is on its way.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -53,8 +54,9 @@ def open_listener(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> socket.
         ipv6 = ipaddress.ip_address(host).version == 6
     except ValueError:  # a name such as localhost
         ipv6 = False
-    return socket.create_server((host, port), family=socket.AF_INET6 if ipv6 else socket.AF_INET,
-                                backlog=socket.SOMAXCONN)
+    return socket.create_server(
+        (host, port), family=socket.AF_INET6 if ipv6 else socket.AF_INET, backlog=socket.SOMAXCONN
+    )
 
 
 def play_one_game(
@@ -80,8 +82,14 @@ def play_one_game(
 
 
 class _Session:
-    def __init__(self, listener: socket.socket, config: GameConfig, join_timeout: float,
-                 hello_timeout: float, send_timeout: float):
+    def __init__(
+        self,
+        listener: socket.socket,
+        config: GameConfig,
+        join_timeout: float,
+        hello_timeout: float,
+        send_timeout: float,
+    ):
         self.listener = listener
         self.config = config
         self.join_timeout = join_timeout
@@ -301,8 +309,7 @@ class _Session:
         self._deliver(seats)
         return GameResult(names[game.winner], game.reason)
 
-    def _next_move(self, game: Game, seats: list[Connection], deadline: float,
-                   turn_start: float) -> None:
+    def _next_move(self, game: Game, seats: list[Connection], deadline: float, turn_start: float) -> None:
         """Wait for what decides this turn: a message or a fault of either player, a player
         that stopped reading, or the mover's clock running out."""
         while not self.events:
@@ -314,8 +321,7 @@ class _Session:
             if now >= deadline:
                 game.time_out(game.turn)
                 return
-            stalls = [conn.stalled_since + self.send_timeout for conn in seats
-                      if conn.stalled_since is not None]
+            stalls = [conn.stalled_since + self.send_timeout for conn in seats if conn.stalled_since is not None]
             self._wait(min([deadline, *stalls]))
         event = self.events.popleft()
         self._apply(game, seats.index(event.conn), event, turn_start)

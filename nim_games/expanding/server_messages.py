@@ -1,5 +1,6 @@
 """What a player accepts from a server: the init message and the states, checked field by
 field, so that a foreign or broken server is named in a message, never a traceback."""
+
 from __future__ import annotations
 
 import math
@@ -26,17 +27,18 @@ def parse_init(message: dict) -> GameConfig:
         if not _is_int(message[field]):
             raise ProtocolError(f"bad init message: {field} is {_short(message[field])}, not a whole number")
     if not _is_number(message["game_time"]):
-        raise ProtocolError(f"bad init message: game_time is {_short(message['game_time'])}, "
-                            "not a number of seconds")
+        raise ProtocolError(f"bad init message: game_time is {_short(message['game_time'])}, not a number of seconds")
     try:
-        return GameConfig(message["init_stones"], message["init_resets"], message["init_max"],
-                          float(message["game_time"]))
+        return GameConfig(
+            message["init_stones"], message["init_resets"], message["init_max"], float(message["game_time"])
+        )
     except ValueError as error:
         raise ProtocolError(f"bad init message: {error}") from None
 
 
 def check_state(state: dict, config: GameConfig) -> dict:
     """`state` itself, once every field a player reads is within what `config` allows."""
+
     def whole(value, low, high, what):
         if not _is_int(value) or not low <= value <= high:
             raise ProtocolError(f"bad state message: {what} is {_short(value)}, not {low}..{high}")

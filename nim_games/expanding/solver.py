@@ -4,6 +4,7 @@ A position is what the player on move needs to know: stones left, the grown limi
 (max(m, 1 + largest take so far), which is all the history the future depends on), whether
 the opponent's reset restricts this move to m, and both players' resets.
 """
+
 from __future__ import annotations
 
 import time
@@ -48,12 +49,13 @@ class Solver:
         """
         stones, limit, _, mine, theirs = position
         result = []
-        for use_reset in ([False, True] if mine else [False]):
+        for use_reset in [False, True] if mine else [False]:
             for take in range(1, min(self.move_cap(position), stones) + 1):
                 child = None
                 if take < stones:
-                    child = self.canonical(Position(
-                        stones - take, max(limit, take + 1), use_reset, theirs, mine - use_reset))
+                    child = self.canonical(
+                        Position(stones - take, max(limit, take + 1), use_reset, theirs, mine - use_reset)
+                    )
                 result.append((Move(take, use_reset), child))
         return result
 

@@ -1,18 +1,17 @@
 """Benchmarks run only when asked for:
     python -m pytest tests/benchmarks --benchmark-timer=time.process_time -s
 (CPU time, so that a busy machine does not distort the figures). They share the
-tests' helpers, one folder up."""
+tests' helpers (tests/ is on the import path: pyproject's pythonpath)."""
+
 import os
 import random
 import subprocess
 import sys
 
 import pytest
+from fruit_helpers import random_grid
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from agent import rules  # noqa: E402
-from fruit_helpers import random_grid  # noqa: E402
+from agent import rules
 
 
 def midgame_26():
@@ -39,7 +38,7 @@ def board_case(request):
 
 @pytest.fixture(params=["quiet", "busy"])
 def machine_load(request):
-    """"quiet", or "busy": a process of the benchmark's own spinning on another core than
+    """ "quiet", or "busy": a process of the benchmark's own spinning on another core than
     the one the benchmark is pinned to, for as long as the test runs. Figures taken on a
     busy machine are what a referee that runs two agents at once would see."""
     if request.param == "quiet":

@@ -9,6 +9,7 @@ and the part of it charged to the players; then the cluster's extra CPU a game b
 the players' over the local CPU a game. A busy machine does not blur that figure as it
 does the wall time, where the game processes, each in a session of its own, get a
 bigger share of a machine shared with other sessions than the local pool does."""
+
 import contextlib
 import time
 
@@ -42,8 +43,9 @@ def measured_match(**where) -> tuple:
 
 def test_cluster_overhead_against_local_processes():
     runs = {LOCAL: [measured_match(jobs=2)], CLUSTER: []}
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address="127.0.0.1:0") as cluster:
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0"
+    ) as cluster:
         # Measured from workers that are up; their game processes start within the first match.
         for _ in range(2):
             runs[CLUSTER].append(measured_match(cluster=cluster.scheduler_address))
@@ -58,9 +60,13 @@ def test_cluster_overhead_against_local_processes():
         cpu = sum(seconds for _, _, seconds in matches) / games
         charged = sum(turn.seconds for records, _, _ in matches for r in records for _, turn in r.turns) / games
         figures[name] = cpu, charged
-        print(f"\n{name:20s} {games} games in {wall:6.1f} s: {60 * games / wall:5.1f} games a minute; "
-              f"CPU a game {cpu:.3f} s, of which the players' {charged:.3f} s")
+        print(
+            f"\n{name:20s} {games} games in {wall:6.1f} s: {60 * games / wall:5.1f} games a minute; "
+            f"CPU a game {cpu:.3f} s, of which the players' {charged:.3f} s"
+        )
     (local_cpu, local_charged), (cluster_cpu, cluster_charged) = figures[LOCAL], figures[CLUSTER]
     extra = (cluster_cpu - cluster_charged) - (local_cpu - local_charged)
-    print(f"cluster overhead: {extra:+.3f} s CPU a game beyond the players', "
-          f"{extra / local_cpu:+.1%} of the local CPU a game")
+    print(
+        f"cluster overhead: {extra:+.3f} s CPU a game beyond the players', "
+        f"{extra / local_cpu:+.1%} of the local CPU a game"
+    )

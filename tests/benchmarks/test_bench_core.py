@@ -1,6 +1,7 @@
 """Core speed: "apply a move, then enumerate all groups of the new position", core and
 reference, each round the same work; and the cold start of one move process, timed by
 the child's CPU. Compare runs with --benchmark-json=F and pytest-benchmark compare."""
+
 import resource
 import subprocess
 import time
@@ -21,7 +22,7 @@ POSITIONS_PER_ROUND = 20
 def children_cpu() -> float:
     """User + system CPU of the waited-for children: the timer of a benchmark whose work
     is another process (the parent's own clock would show only its wait)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)   # os.times() counts in 10 ms ticks
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # os.times() counts in 10 ms ticks
     return usage.ru_utime + usage.ru_stime
 
 
@@ -59,8 +60,9 @@ def test_cold_start_of_one_move(benchmark, tmp_path):
 
     def one_move():
         start = time.perf_counter()
-        done = subprocess.run(launch.move_command(), env=launch.move_environment(), cwd=tmp_path,
-                              stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            launch.move_command(), env=launch.move_environment(), cwd=tmp_path, stdin=subprocess.DEVNULL
+        )
         walls.append(time.perf_counter() - start)
         assert done.returncode == 0
 

@@ -3,6 +3,7 @@ system's `cc -O2`) on the same boards in the same run: CPU seconds, the minimum 
 alternating runs each, and the ratio C time / core time (above 1: the core is faster).
 Run it as the other benchmarks:
     python3 -m pytest tests/benchmarks/test_bench_perft_vs_c.py --benchmark-timer=time.process_time -s"""
+
 import os
 import random
 import shutil
@@ -10,10 +11,10 @@ import subprocess
 import time
 
 import pytest
+from fruit_helpers import random_grid
 
 from agent import rules
 from agent._core import Board
-from fruit_helpers import random_grid
 
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "naive_perft.c")
 RUNS = 3
@@ -78,7 +79,10 @@ def test_core_perft_against_plain_c(benchmark, naive_perft, machine_load, case):
 
     benchmark.pedantic(alternating_runs, rounds=1, iterations=1)
     ratio = min(c_times) / min(core_times)
-    benchmark.extra_info.update(case=case, load=machine_load, c_seconds=min(c_times),
-                                core_seconds=min(core_times), ratio=ratio)
-    print(f"\nperft {case:24s} {machine_load:5s}  C {min(c_times):7.3f} s  core {min(core_times):7.3f} s"
-          f"  C/core {ratio:5.2f}")
+    benchmark.extra_info.update(
+        case=case, load=machine_load, c_seconds=min(c_times), core_seconds=min(core_times), ratio=ratio
+    )
+    print(
+        f"\nperft {case:24s} {machine_load:5s}  C {min(c_times):7.3f} s  core {min(core_times):7.3f} s"
+        f"  C/core {ratio:5.2f}"
+    )

@@ -2,6 +2,7 @@
 deepening with the agent's options and full windows, stopped by the search's own
 deadline, not by the time policy), the table's hit rate; and the share of a move's CPU
 spent on start-up at a typical budget."""
+
 import subprocess
 import time
 
@@ -35,10 +36,10 @@ def test_search_one_second(benchmark, board_case, machine_load):
     found = []
     benchmark.pedantic(lambda: found.append(deepen_for(grid, 1.0)), rounds=1, iterations=1)
     depth, rate, hit_rate = found[-1]
-    benchmark.extra_info.update(board=name, load=machine_load, nodes_per_second=round(rate),
-                                depth_completed=depth, tt_hit_rate=hit_rate)
-    print(f"\n{name:18s} {machine_load:5s} {rate:10,.0f} nodes/s  depth {depth} in 1 s"
-          f"  TT hit rate {hit_rate:.1%}")
+    benchmark.extra_info.update(
+        board=name, load=machine_load, nodes_per_second=round(rate), depth_completed=depth, tt_hit_rate=hit_rate
+    )
+    print(f"\n{name:18s} {machine_load:5s} {rate:10,.0f} nodes/s  depth {depth} in 1 s  TT hit rate {hit_rate:.1%}")
 
 
 def test_startup_share_of_a_move(benchmark, tmp_path):
@@ -48,9 +49,15 @@ def test_startup_share_of_a_move(benchmark, tmp_path):
     shares = []
 
     def one_move():
-        done = subprocess.run(launch.move_command() + ["move", "--verbose"],
-                              env=launch.move_environment(), cwd=tmp_path,
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            launch.move_command() + ["move", "--verbose"],
+            env=launch.move_environment(),
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         summary = next(line for line in done.stderr.splitlines() if line.startswith("Budget"))
         start = float(summary.split("start=")[1].split(",")[0])
         total = float(summary.split("CPU ")[1].split(" s")[0])

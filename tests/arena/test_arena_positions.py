@@ -1,0 +1,63 @@
+"""`match --positions`: games start from boards given in a file or a folder."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from arena_helpers import fruit_rage
+from paths import PROJECT_ROOT
+
+from agent.arena.positions import load_positions
+from agent.gamefile import read_input
+
+TWO_POSITIONS = "2\n2\n1\n01\n10\n\n3\n2\n5.5\n*1*\n011\n100\n"
+
+
+def test_a_file_of_positions_is_played_in_turn(tmp_path):
+    (tmp_path / "openings.txt").write_text(TWO_POSITIONS)
+    out = tmp_path / "games.jsonl"
+    done = fruit_rage(
+        "match",
+        "greedy",
+        "random",
+        "--positions",
+        tmp_path / "openings.txt",
+        "--games",
+        "6",
+        "--paired",
+        "--time",
+        "5",
+        "--out",
+        out,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "2 positions from" in done.stdout
+    records = sorted((json.loads(line) for line in out.read_text().splitlines()), key=lambda r: r["game"])
+    assert [r["position"] for r in records] == [1, 1, 2, 2, 1, 1]
+    assert [r["board"] for r in records[:4:2]] == [["01", "10"], ["*1*", "011", "100"]]
+    assert [r["size"] for r in records[:4:2]] == [2, 3]
+
+
+def test_a_folder_serves_every_input_txt_below_it():
+    samples = os.path.join(PROJECT_ROOT, "io_samples")
+    expected = sorted(
+        os.path.join(folder, "input.txt") for folder, _, names in os.walk(samples) if "input.txt" in names
+    )
+    boards = load_positions(samples)
+    assert [board.rows for board in boards] == [read_input(path).grid for path in expected]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("2\n2\n1\n01\n1x\n", "position 1 (from line 1): line 5"),
+        (TWO_POSITIONS + "\nhello\n", "line 14: expected a board size n"),
+        ("\n\n", "no position found"),
+    ],
+)
+def test_positions_that_are_no_boards_are_refused(tmp_path, text, message):
+    (tmp_path / "openings.txt").write_text(text)
+    done = fruit_rage("match", "greedy", "random", "--positions", tmp_path / "openings.txt")
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr

@@ -1,0 +1,111 @@
+"""The Cython core against the pure-Python reference rules."""
+
+import random
+
+import pytest
+from fruit_helpers import grids, random_grid
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent import rules
+from agent._core import Board
+
+
+def as_sets(groups):
+    return sorted((frozenset(g) for g in groups), key=min)
+
+
+@settings(max_examples=300, deadline=None)
+@given(grids())
+def test_rows_round_trip(grid):
+    board = Board(grid)
+    assert board.rows() == grid
+    assert board.fruit == rules.fruit_count(grid)
+
+
+@settings(max_examples=300, deadline=None)
+@given(grids())
+def test_same_groups(grid):
+    assert as_sets(Board(grid).groups()) == as_sets(rules.groups(grid))
+
+
+@settings(max_examples=150, deadline=None)
+@given(grids(max_size=12))
+def test_every_move_gives_the_reference_board_score_and_hash(grid):
+    board = Board(grid)
+    for group in rules.groups(grid):
+        cell = min(group)
+        expected_grid, expected_points = rules.play(grid, cell)
+        child, points = board.play(cell)
+        assert child.rows() == expected_grid
+        assert points == expected_points == len(group) ** 2
+        assert child.hash == child.hash_from_scratch() == Board(expected_grid).hash
+
+
+@settings(max_examples=100, deadline=None)
+@given(grids(), st.data())
+def test_random_playouts_stay_in_step(grid, data):
+    """Long sequences of moves on boards up to 26x26: the incremental hash never drifts."""
+    board = Board(grid)
+    for _ in range(data.draw(st.integers(1, 30))):
+        if rules.is_empty(grid):
+            assert board.fruit == 0 and board.hash == 0
+            break
+        cell = min(data.draw(st.sampled_from(rules.groups(grid))))
+        grid, points = rules.play(grid, cell)
+        board, core_points = board.play(cell)
+        assert board.rows() == grid and core_points == points
+        assert board.hash == board.hash_from_scratch()
+
+
+def test_pair_values_after_moves_are_the_greedy_pair_of_each_child():
+    """The pair's own hook; every evaluation kind is checked in test_core_evaluations.py."""
+    grid = random_grid(random.Random(3), 9, 3, 0.2)
+    values = Board(grid).pair_values_after_moves()
+    assert len(values) == len(rules.groups(grid))
+    for cell, value in values.items():
+        assert value == rules.greedy_pair_value(rules.play(grid, cell)[0]), cell
+
+
+def test_hash_distinguishes_positions_of_one_board_size():
+    rng = random.Random(4)
+    seen = {}
+    for _ in range(2000):
+        grid = random_grid(rng, 5, rng.randint(1, 4), 0.3)
+        seen.setdefault(Board(grid).hash, set()).add(grid)
+    assert all(len(grids_) == 1 for grids_ in seen.values())
+
+
+def test_play_rejects_empty_and_off_board_cells():
+    board = Board(("*0", "10"))
+    with pytest.raises(ValueError):
+        board.play((0, 0))
+    with pytest.raises(ValueError):
+        board.play((2, 0))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_perft_matches_reference(seed):
+    rng = random.Random(seed)
+    n = rng.randint(2, 5)
+    grid = random_grid(rng, n, rng.randint(1, 4), 0.3 if seed % 3 == 0 else 0.0)
+    board = Board(grid)
+    for depth in range(4):
+        assert board.perft(depth) == rules.perft(grid, depth)
+
+
+def test_perft_of_the_worked_10x10_example():
+    grid = (
+        "3102322310",
+        "0121232013",
+        "3021111113",
+        "0221031132",
+        "0230011012",
+        "0323321010",
+        "2003022012",
+        "2202200021",
+        "0130000020",
+        "2200022231",
+    )
+    board = Board(grid)
+    assert [board.perft(d) for d in range(3)] == [rules.perft(grid, d) for d in range(3)]

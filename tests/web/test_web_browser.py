@@ -1,0 +1,361 @@
+"""The page in a real browser: headless Chromium (Debian's chromium and chromium-driver)
+driven by selenium against a real server on 127.0.0.1. A whole 6x6 game is played by
+clicking groups, the board drawn checked against the server's after every move; a
+recorded match is opened and stepped through; the phases are those `fruit-rage phases`
+prints. Each view is saved as a screenshot in the test's tmp folder (and, when
+FRUIT_RAGE_WEB_SCREENSHOTS names a folder, there too: docs/images comes from it).
+
+Under CI=true a browser that cannot start fails the test; elsewhere it skips, saying why."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import httpx
+import pytest
+from paths import PROJECT_ROOT
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+from web_helpers import running_server
+
+from agent.arena.records import plural, read_records
+from agent.board import Board, Move
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1200,1000",
+]
+WAIT_SECONDS = 60
+MATCH = ["match", "greedy", "random", "--games", "2", "--size", "6", "--types", "3", "--time", "10", "--seed", "1"]
+
+# The board as drawn: every fruit's digit at the cell its transform puts it in.
+READ_BOARD = """
+const svg = document.querySelector(arguments[0] + ' svg');
+const n = Math.round(svg.viewBox.baseVal.width - 0.1);
+const rows = Array.from({length: n}, () => Array(n).fill('*'));
+for (const g of svg.querySelectorAll('.fruit')) {
+  const [, col, row] = g.getAttribute('transform').match(/translate\\((\\d+) (\\d+)\\)/).map(Number);
+  if (!g.classList.contains('fruit-' + g.textContent) || rows[row][col] !== '*') return null;
+  rows[row][col] = g.textContent;
+}
+return rows.map((r) => r.join(''));
+"""
+
+# The gravity the page animates, applied: fruit that does not fall stays, the rest lands
+# where board.js's falls() says.
+PAGE_GRAVITY = """
+const [rows, cells, done] = arguments;
+import('/static/js/board.js').then(({falls}) => {
+  const gone = new Set(cells.map(([r, c]) => r + ',' + c));
+  const after = rows.map((line, r) => [...line].map((ch, c) => gone.has(r + ',' + c) ? '*' : ch));
+  const moves = falls(rows, cells);
+  for (const [from, col] of moves) after[from][col] = '*';
+  for (const [from, col, to] of moves) after[to][col] = rows[from][col];
+  done(after.map((line) => line.join('')));
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def records_dir(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("records")
+    subprocess.run(
+        [sys.executable, "-m", "agent", *MATCH, "--out", str(folder / "match.jsonl")],
+        cwd=PROJECT_ROOT,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server(records_dir, tmp_path_factory):
+    with running_server("--records", records_dir, log_path=tmp_path_factory.mktemp("server") / "log") as (base, _):
+        yield base
+
+
+def start_chromium(profile) -> webdriver.Chrome:
+    for program in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(program, os.X_OK):
+            raise FileNotFoundError(f"{program} is missing (apt-get install chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS + [f"--user-data-dir={profile}"]:
+        options.add_argument(flag)
+    return webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    try:
+        driver = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
+    except (WebDriverException, OSError) as error:
+        message = f"headless Chromium cannot start: {str(error).strip().splitlines()[0]}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    driver.set_script_timeout(WAIT_SECONDS)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("screenshots")
+
+    def save(driver, name: str):
+        path = folder / f"{name}.png"
+        assert driver.save_screenshot(str(path)), path
+        if os.environ.get("FRUIT_RAGE_WEB_SCREENSHOTS"):
+            shutil.copy(path, os.path.join(os.environ["FRUIT_RAGE_WEB_SCREENSHOTS"], path.name))
+        return path
+
+    return save
+
+
+def wait(driver, condition, seconds=WAIT_SECONDS):
+    return WebDriverWait(driver, seconds).until(lambda d: condition())
+
+
+def open_page(driver, server: str) -> None:
+    driver.get(server + "/")
+    wait(driver, lambda: driver.execute_script("return document.body.dataset.ready") == "true")
+
+
+def game_view(driver):
+    return driver.find_element(By.ID, "game")
+
+
+def settled(driver, moves_before: int) -> bool:
+    view = game_view(driver)
+    return int(view.get_attribute("data-moves") or 0) > moves_before and view.get_attribute("data-state") in (
+        "ready",
+        "over",
+    )
+
+
+def start_game(driver, **settings) -> dict:
+    form = driver.find_element(By.ID, "new-game")
+    for name, value in settings.items():
+        field = form.find_element(By.NAME, name)
+        if field.tag_name == "select":
+            Select(field).select_by_value(value)
+        else:
+            field.clear()
+            field.send_keys(str(value))
+    driver.find_element(By.ID, "start").click()
+    wait(
+        driver,
+        lambda: (
+            game_view(driver).get_attribute("data-state") in ("ready", "over")
+            and game_view(driver).get_attribute("data-game-id")
+        ),
+    )
+
+
+def server_game(server: str, driver) -> dict:
+    game_id = game_view(driver).get_attribute("data-game-id")
+    return httpx.get(f"{server}/api/games/{game_id}", timeout=10).json()
+
+
+def fruit_at(driver, board: str, cell):
+    return driver.find_element(By.CSS_SELECTOR, f'{board} .fruit[data-row="{cell[0]}"][data-col="{cell[1]}"]')
+
+
+def test_a_whole_game_is_played_by_clicking_groups(browser, server, screenshots):
+    open_page(browser, server)
+    start_game(browser, size=6, types=3, opponent="ours", agent_clock=5, clock=300, first="you", seed=21)
+    for turn in range(40):
+        game = server_game(server, browser)
+        assert browser.execute_script(READ_BOARD, "#play-board") == game["rows"], f"turn {turn}"
+        if game["over"]:
+            break
+        largest = max(game["groups"], key=lambda group: group["points"])
+        target = fruit_at(browser, "#play-board", largest["cells"][0])
+        ActionChains(browser).move_to_element(target).perform()
+        assert (
+            browser.find_element(By.ID, "hover-info").text
+            == f"{largest['move']}: {len(largest['cells'])} fruit, {plural(largest['points'], 'point')}"
+        )
+        lit = browser.find_elements(By.CSS_SELECTOR, "#play-board .fruit.lit")
+        assert sorted((int(g.get_attribute("data-row")), int(g.get_attribute("data-col"))) for g in lit) == sorted(
+            map(tuple, largest["cells"])
+        )
+        if turn == 2:
+            screenshots(browser, "play")
+        moves_before = len(game["moves"])
+        target.click()
+        wait(browser, lambda before=moves_before: settled(browser, before))
+    else:
+        pytest.fail("the game did not end in 40 turns")
+    result = browser.find_element(By.ID, "result-text")
+    assert result.is_displayed() and game["reason"] in result.text
+    winner = {"you": "You win", "agent": "Agent (ours) wins", None: "Draw"}[game["winner"]]
+    assert result.text.startswith(winner)
+    assert browser.find_element(By.ID, "again").is_displayed()
+    assert game["rows"] == ["******"] * 6
+
+
+def test_a_group_is_taken_from_the_keyboard(browser, server):
+    open_page(browser, server)
+    start_game(browser, size=6, types=3, opponent="greedy", first="you", seed=8)
+    board = browser.find_element(By.CSS_SELECTOR, "#play-board svg")
+    browser.execute_script("arguments[0].focus()", board)
+    ActionChains(browser).send_keys(Keys.ARROW_DOWN * 7 + Keys.ARROW_LEFT * 7 + Keys.ARROW_RIGHT).perform()
+    assert browser.find_element(By.ID, "hover-info").text.startswith(
+        Board(server_game(server, browser)["rows"]).group_at(Move(5, 1)).move.name + ":"
+    )
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait(browser, lambda: settled(browser, 1))
+    first = server_game(server, browser)["moves"][0]
+    assert first["side"] == "you"
+    assert first["move"] == Board.random(8, 6, 3).group_at(Move(5, 1)).move.name
+
+
+def test_the_page_animates_the_rules_gravity(browser, server):
+    """Every group of positions along a few games: the falls the page animates end on
+    the board the rules give."""
+    open_page(browser, server)
+    for seed in range(3):
+        board = Board.random(seed, 7, 3)
+        for _ in range(6):
+            for group in board.groups():
+                after, _ = board.play(group.move)
+                shown = browser.execute_async_script(PAGE_GRAVITY, list(board.rows), [list(c) for c in group.cells])
+                assert shown == list(after.rows), (seed, board.rows, group.move.name)
+            board, _ = board.play(max(board.groups(), key=lambda group: group.size).move)
+
+
+def test_the_tabs_move_with_the_arrow_keys(browser, server):
+    open_page(browser, server)
+    browser.find_element(By.ID, "tab-play").click()
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    assert browser.find_element(By.ID, "tab-replay").get_attribute("aria-selected") == "true"
+    assert browser.find_element(By.ID, "view-replay").is_displayed()
+    assert not browser.find_element(By.ID, "view-play").is_displayed()
+
+
+def replay_step(driver) -> int:
+    return int(driver.find_element(By.ID, "replay").get_attribute("data-step"))
+
+
+def test_a_recorded_match_is_stepped_through_with_its_margin_chart(browser, server, records_dir, screenshots):
+    records = read_records(str(records_dir / "match.jsonl"))
+    open_page(browser, server)
+    browser.find_element(By.ID, "tab-replay").click()
+    Select(browser.find_element(By.ID, "record-name")).select_by_value("match.jsonl")
+    browser.find_element(By.CSS_SELECTOR, "#open-record button").click()
+    for index, record in enumerate(records):
+        if index:
+            Select(browser.find_element(By.ID, "replay-game")).select_by_value(str(index))
+        wait(
+            browser,
+            lambda i=index: (
+                browser.find_element(By.ID, "replay").get_attribute("data-game") == str(i) and replay_step(browser) == 0
+            ),
+        )
+        legal = [move for move in record["moves"] if not move.get("fault")]
+        points = browser.find_elements(By.CSS_SELECTOR, "#margin-chart circle.point")
+        assert len(points) == len(legal) == int(browser.find_element(By.ID, "replay").get_attribute("data-moves"))
+        board = Board(record["board"], record["types"])
+        assert browser.execute_script(READ_BOARD, "#replay-board") == list(board.rows)
+        for number, move in enumerate(legal, 1):
+            browser.find_element(By.ID, "step-next").click()
+            wait(browser, lambda n=number: replay_step(browser) == n)
+            board, _ = board.play(Move.from_name(move["move"]))
+            wait(browser, lambda rows=list(board.rows): browser.execute_script(READ_BOARD, "#replay-board") == rows, 10)
+            current = browser.find_elements(By.CSS_SELECTOR, "#margin-chart circle.current")
+            assert [c.get_attribute("data-index") for c in current] == [str(number - 1)]
+            if index == 0 and number == len(legal) // 2:
+                screenshots(browser, "replay")
+        assert f"Move {len(legal)} of {len(legal)}" in browser.find_element(By.ID, "replay-step").text
+        browser.find_element(By.ID, "step-first").click()
+        wait(browser, lambda: replay_step(browser) == 0)
+
+
+def test_a_recorded_match_plays_through_and_pauses(browser, server):
+    open_page(browser, server)
+    browser.find_element(By.ID, "tab-replay").click()
+    browser.find_element(By.CSS_SELECTOR, "#open-record button").click()
+    wait(browser, lambda: browser.find_element(By.ID, "replay").get_attribute("data-step") == "0")
+    browser.find_element(By.ID, "step-play").click()
+    wait(browser, lambda: replay_step(browser) >= 2)
+    browser.find_element(By.ID, "step-play").click()
+    paused_at = replay_step(browser)
+    assert browser.find_element(By.ID, "step-play").text == "Play"
+    browser.find_element(By.ID, "step-next").click()
+    wait(browser, lambda: replay_step(browser) == paused_at + 1)
+
+
+def test_an_uploaded_match_opens_too(browser, server, records_dir):
+    open_page(browser, server)
+    browser.find_element(By.ID, "tab-replay").click()
+    browser.find_element(By.ID, "record-upload").send_keys(str(records_dir / "match.jsonl"))
+    wait(browser, lambda: browser.find_element(By.ID, "replay-file").text == "the uploaded file: 2 games")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#replay-game option")) == 2
+
+
+def test_a_malformed_upload_shows_the_servers_reason(browser, server, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"game": 1, "oops": true}\n')
+    open_page(browser, server)
+    browser.find_element(By.ID, "tab-replay").click()
+    browser.find_element(By.ID, "record-upload").send_keys(str(bad))
+    wait(browser, lambda: browser.find_element(By.ID, "replay-error").text)
+    assert (
+        browser.find_element(By.ID, "replay-error").text
+        == "Error: the uploaded file: game 1: the record names no agents A and B"
+    )
+
+
+def test_the_phases_are_those_fruit_rage_phases_prints(browser, server, records_dir, screenshots):
+    printed = subprocess.run(
+        [sys.executable, "-m", "agent", "phases", str(records_dir / "match.jsonl")],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        env={**os.environ, "COLUMNS": "200"},
+    ).stdout  # wide: no cell wraps
+    # a row per tenth of the fruit gone: the mean moving first, then moving second
+    rows = [
+        re.findall(r"([-+]\d+\.\d)(?:\s*\[[^]]*\])?", line)[:2]
+        for line in printed.splitlines()
+        if re.match(r"\s*\d+%", line)
+    ]
+    expected = [list(side) for side in zip(*rows)]
+    open_page(browser, server)
+    browser.find_element(By.ID, "tab-replay").click()
+    browser.find_element(By.CSS_SELECTOR, "#open-record button").click()
+    wait(browser, lambda: browser.find_element(By.ID, "replay").get_attribute("data-step") == "0")
+    browser.find_element(By.ID, "tab-phases").click()
+    table = browser.find_element(By.ID, "phases-table")
+    shown = [
+        [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+        for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")
+    ]
+    assert expected and shown[: len(expected)] == expected
+    lines = browser.find_elements(By.CSS_SELECTOR, "#phases-chart polyline.series")
+    points = browser.find_elements(By.CSS_SELECTOR, "#phases-chart g[data-series] circle.point")
+    assert len(lines) == len(expected) and len(points) == 10 * len(expected)
+    screenshots(browser, "phases")

@@ -1,0 +1,161 @@
+"""The web server's parts on their own: a game's judging, the expiring store, the worker
+pool and its guards."""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+import os
+import time
+
+import pytest
+
+from agent.board import Board, Move
+from agent.web.games import AGENT, HUMAN, Game, GameError, IllegalMove
+from agent.web.store import ExpiringStore, StoreFull
+from agent.web.thinking import WorkerDied, WorkerPool
+
+
+def two_fruit_game(first=HUMAN, clocks=None) -> Game:
+    """'01': each side takes one fruit for 1 point, so the score ties."""
+    return Game(Board(["*" * 2, "01"]), "greedy", clocks or {HUMAN: 10.0, AGENT: 10.0}, first, 0, now=0.0)
+
+
+def test_a_tie_on_points_goes_to_the_side_with_more_time_left():
+    game = two_fruit_game()
+    game.play_human("A2", now=3.0)  # 3 s of the person's wall time
+    game.play_agent((1, 1), cpu=1.0, now=3.5)  # 1 s of the agent's CPU
+    assert game.over and game.scores == {HUMAN: 1, AGENT: 1}
+    assert game.winner == AGENT and game.reason == "tied at 1, more time left: 9.000 s to 7.000 s"
+
+
+def test_the_agent_loses_when_its_move_takes_its_whole_clock():
+    game = two_fruit_game(first=AGENT, clocks={HUMAN: 10.0, AGENT: 0.5})
+    assert game.play_agent((1, 0), cpu=0.5, now=1.0) is None
+    assert game.winner == HUMAN and game.reason.startswith("the agent ran out of time: used 0.500 s")
+    assert game.board.rows == ("**", "01") and game.moves == []
+
+
+def test_the_agent_loses_when_it_answers_with_an_empty_cell():
+    game = two_fruit_game(first=AGENT)
+    assert game.play_agent((0, 0), cpu=0.1, now=1.0) is None
+    assert game.winner == HUMAN and game.reason == "the agent answered with no move: A1 is an empty cell"
+
+
+def test_an_agent_that_never_answers_loses_with_the_reason():
+    game = two_fruit_game(first=AGENT)
+    game.agent_failed("was still thinking 5 s after its clock ran out", seconds=15.0)
+    assert game.winner == HUMAN and game.clocks[AGENT] == -5.0
+    assert game.reason == "the agent was still thinking 5 s after its clock ran out"
+
+
+def test_the_persons_clock_runs_only_on_their_turn():
+    game = two_fruit_game(first=AGENT)
+    assert game.clock_left(HUMAN, now=100.0) == 10.0
+    game.play_agent((1, 0), cpu=0.2, now=100.0)
+    assert game.clock_left(HUMAN, now=104.0) == 6.0
+    game.check_human_clock(now=109.0)
+    assert not game.over
+    game.check_human_clock(now=110.0)
+    assert game.winner == AGENT and game.reason == "you ran out of time"
+
+
+def test_moves_out_of_turn_or_not_on_the_board_raise():
+    game = two_fruit_game()
+    with pytest.raises(GameError, match="your turn"):
+        game.play_agent((1, 0), cpu=0.0, now=0.0)
+    for name, message in (("B1", "B1 is an empty cell"), ("C1", "C1 is off the 2x2 board"), ("1A", "not a cell name")):
+        with pytest.raises(IllegalMove, match=message):
+            game.play_human(name, now=0.0)
+    assert game.turn == HUMAN and game.moves == []
+
+
+def test_a_played_move_names_its_group_as_the_board_does():
+    game = Game(Board(["001", "011", "222"]), "greedy", {HUMAN: 10.0, AGENT: 10.0}, HUMAN, 0, now=0.0)
+    played = game.play_human("B1", now=1.0)  # any cell of the group is the move
+    group = Board(["001", "011", "222"]).group_at(Move.from_name("A1"))
+    assert (played.name, played.cells, played.points) == (group.move.name, tuple(sorted(group.cells)), 9)
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_the_store_forgets_what_is_not_asked_for_and_refuses_past_its_capacity():
+    clock = FakeClock()
+    store = ExpiringStore(capacity=2, idle_seconds=10, clock=clock)
+    first, second = store.add("first"), store.add("second")
+    assert first != second and len(first) == 22
+    with pytest.raises(StoreFull):
+        store.add("third")
+    clock.now = 8
+    assert store.get(first) == "first"
+    clock.now = 15
+    assert store.get(first) == "first" and store.get(second) is None
+    assert store.add("third") and len(store) == 2
+    assert store.get("not-an-id") is None and store.get("../" + first) is None
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+def test_the_pool_runs_functions_in_other_processes():
+    async def scenario():
+        pool = WorkerPool(workers=2)
+        try:
+            pids = await asyncio.gather(*(pool.run(30, os.getpid) for _ in range(4)))
+            return set(pids), await pool.run(30, operator.add, 2, 3)
+        finally:
+            pool.close()
+
+    pids, total = run(scenario())
+    assert os.getpid() not in pids and total == 5
+
+
+def test_a_task_past_its_wall_time_is_given_up_on():
+    async def scenario():
+        pool = WorkerPool(workers=1)
+        try:
+            with pytest.raises(asyncio.TimeoutError):
+                await pool.run(0.05, time.sleep, 1.0)
+            return await pool.run(30, operator.mul, 6, 7)  # waits for the worker to be free
+        finally:
+            pool.close()
+
+    assert run(scenario()) == 42
+
+
+def test_a_dead_worker_is_reported_and_replaced():
+    async def scenario():
+        pool = WorkerPool(workers=1)
+        try:
+            with pytest.raises(WorkerDied):
+                await pool.run(30, os._exit, 1)
+            return await pool.run(30, operator.add, 1, 1)
+        finally:
+            pool.close()
+
+    assert run(scenario()) == 2
+
+
+def test_thinking_gives_a_legal_move_and_its_cpu_or_why_there_is_none():
+    board = Board.random(3, 6, 3)
+
+    async def scenario():
+        pool = WorkerPool(workers=1, wall_grace=0.0)
+        try:
+            good = await pool.think("ours", board.rows, 3, 1.0)
+            unknown = await pool.think("nobody", board.rows, 3, 1.0)
+            return good, unknown
+        finally:
+            pool.close()
+
+    good, unknown = run(scenario())
+    assert board.group_at(Move(*good.cell)) and 0 < good.cpu < 1.0 and not good.failure
+    assert good.cell == board.normalize(Move(*good.cell)).cell
+    assert unknown.cell is None and unknown.failure.startswith("failed: ValueError: no built-in player 'nobody'")
