@@ -1,6 +1,7 @@
 """Players of a user's own, for the tests of in-process play: each misbehaves in one way.
 Loaded by name, as `py:library_players:NAME`, with tests/ on the import path."""
 
+import os
 import time
 
 from agent import Move
@@ -67,3 +68,19 @@ class NotAMove:
 
 def broken_factory():
     raise ValueError("no player today")
+
+
+class ThreadTimeBurner:
+    """Works `seconds` of its own thread's CPU a move, then takes the first group; named
+    after the process it plays in. Charged process CPU, it shows whether anything else
+    ran in that process meanwhile."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.name = f"burner-{os.getpid()}"
+
+    def choose(self, board, clock_left):
+        start = time.thread_time()
+        while time.thread_time() - start < self.seconds:
+            pass
+        return board.legal_moves()[0]

@@ -20,6 +20,7 @@ import threading
 import time
 from multiprocessing import resource_tracker
 
+import library_players
 import psutil
 import pytest
 from arena_helpers import gone, scripted_agent
@@ -44,27 +45,11 @@ from agent.arena.match import MatchSettings, play_match_game, run_match
 from agent.engine import Limit
 from agent.players import SearchPlayer
 
-# Workers and their game processes import this module for ThreadTimeBurner.
+# Workers and their game processes import library_players (tests/) for ThreadTimeBurner.
 WORKER_ENV = {"PYTHONPATH": os.pathsep.join(filter(None, [TESTS, os.environ.get("PYTHONPATH")]))}
 GREEDY, RANDOM = PlayerSpec("greedy"), PlayerSpec("random")
 # Where the schedulers and workers serve HTTP: a free port of 127.0.0.1, not 8787.
 LOOPBACK_ANY_PORT = "127.0.0.1:0"
-
-
-class ThreadTimeBurner:
-    """Works `seconds` of its own thread's CPU a move, then takes the first group; named
-    after the process it plays in. Charged process CPU, it shows whether anything else
-    ran in that process meanwhile."""
-
-    def __init__(self, seconds: float):
-        self.seconds = seconds
-        self.name = f"burner-{os.getpid()}"
-
-    def choose(self, board, clock_left):
-        start = time.thread_time()
-        while time.thread_time() - start < self.seconds:
-            pass
-        return board.legal_moves()[0]
 
 
 def moves_and_scores(records) -> list:
@@ -215,7 +200,7 @@ def test_a_match_of_in_process_players_on_a_cluster_gives_the_local_records(loca
 def test_in_process_players_are_charged_their_own_cpu_on_a_worker_of_two_threads():
     with local_cluster_of(1, 2) as (address, client):
         worker_pids = set(client.run(os.getpid).values())
-        burner = functools.partial(ThreadTimeBurner, 0.2)
+        burner = functools.partial(library_players.ThreadTimeBurner, 0.2)
         settings = MatchSettings(games=4, size=4, types=3, time=30, seed=5)
         result = run_match(burner, PlayerSpec("greedy", in_process=True), settings, cluster=address)
     assert [r.game for r in result.records] == [1, 2, 3, 4]
