@@ -4,7 +4,15 @@ policy's stop decisions, and always a best move in hand (a one-ply search comes 
 import time
 
 from agent import timing
-from agent._core import INFINITE_VALUE, MODEL_GREEDY, Searcher
+from agent._core import (
+    EVAL_ALTERNATING,
+    EVAL_GREEDY_PAIR,
+    EVAL_NONE,
+    EVAL_PAIR_EXCHANGE,
+    INFINITE_VALUE,
+    MODEL_GREEDY,
+    Searcher,
+)
 
 ASPIRATION = 50  # first half-width of the window; margins are sums of squares
 
@@ -18,6 +26,15 @@ ASPIRATION = 50  # first half-width of the window; margins are sums of squares
 REDUCE_FROM_BOARD_SIZE = 20
 LATE_MOVE_REDUCTION = 2
 FULL_DEPTH_MOVES = 4
+
+# The core's evaluations by the names agent/evaluations.py registers them under, for a
+# player told which one to search with (SearchPlayer(evaluation=...)).
+EVALUATION_KINDS = {
+    "none": EVAL_NONE,
+    "greedy-pair": EVAL_GREEDY_PAIR,
+    "alternating": EVAL_ALTERNATING,
+    "pair-exchange": EVAL_PAIR_EXCHANGE,
+}
 
 
 class Iteration:
@@ -118,10 +135,15 @@ def new_searcher(board, tt_bits: int, options: dict):
     return Searcher(board, tt_bits=0, **options)
 
 
-def search_options(n: int, greedy_opponent: bool = False) -> dict:
+def search_options(n: int, greedy_opponent: bool = False, evaluation: str = None) -> dict:
     """The searcher's options on an n x n board; `greedy_opponent`: model the opponent as
-    one that always takes a largest group (see Searcher's opponent_model)."""
+    one that always takes a largest group (see Searcher's opponent_model); `evaluation`:
+    the horizon's evaluation by name (EVALUATION_KINDS), None for the agent's own."""
     options = {"opponent_model": MODEL_GREEDY} if greedy_opponent else {}
+    if evaluation is not None:
+        if evaluation not in EVALUATION_KINDS:
+            raise ValueError(f"no evaluation {evaluation!r} (there are {', '.join(EVALUATION_KINDS)})")
+        options["eval_kind"] = EVALUATION_KINDS[evaluation]
     if n >= REDUCE_FROM_BOARD_SIZE:
         options.update(reduction=LATE_MOVE_REDUCTION, full_moves=FULL_DEPTH_MOVES)
     return options

@@ -69,9 +69,11 @@ class SearchResult:
     tt_hit_rate: float
 
 
-def search(board: Board, limit: Limit, *, opponent: str = "best") -> SearchResult:
+def search(board: Board, limit: Limit, *, opponent: str = "best", evaluation: Optional[str] = None) -> SearchResult:
     """The agent's search of `board` within `limit`. `opponent="greedy"` searches as if
-    the opponent always took a largest group (see `fruit-rage move --opponent`)."""
+    the opponent always took a largest group (see `fruit-rage move --opponent`);
+    `evaluation` names the horizon's evaluation (agent.deepening.EVALUATION_KINDS; None:
+    the agent's own)."""
     from agent.timing import TimeManager
 
     now = time.process_time()
@@ -80,6 +82,7 @@ def search(board: Board, limit: Limit, *, opponent: str = "best") -> SearchResul
         board,
         lambda root_moves, speed, reduction: TimeManager.until(now, end, root_moves, speed, reduction),
         opponent=opponent,
+        evaluation=evaluation,
         max_depth=limit.depth,
         max_nodes=limit.nodes,
         tt_bits=None if limit.cpu is not None else 20,
@@ -91,6 +94,7 @@ def run_search(
     time_manager,
     *,
     opponent: str = "best",
+    evaluation: Optional[str] = None,
     max_depth: Optional[int] = None,
     max_nodes: Optional[int] = None,
     tt_bits: Optional[int] = None,
@@ -103,7 +107,7 @@ def run_search(
 
     if board.is_over:
         raise ValueError("the board is empty: there is no move to search")
-    options = search_options(board.size, opponent == "greedy")
+    options = search_options(board.size, opponent == "greedy", evaluation)
     core = board.core()
     manager = time_manager(core.group_count(), DEFAULT_NODES_PER_SECOND, options.get("reduction", 0))
     searched = []

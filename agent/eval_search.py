@@ -110,3 +110,12 @@ def fitted_player(weights: str, width: int = 8, as_core: bool = False) -> TwoPly
     if as_core:
         return TwoPlyPlayer(lambda board: max(0, round(evaluation(board))), width, f"two-ply(fitted-as-core,w={width})")
     return TwoPlyPlayer(evaluation, width, f"two-ply(fitted,w={width})")
+
+
+def core_player(evaluation: str = "pair-exchange"):
+    """The agent as it plays (`ours`), its search's horizon evaluated by `evaluation` (a
+    name of agent.deepening.EVALUATION_KINDS): the core's counterpart of the players
+    above, `py:agent.eval_search:core_player` in a match."""
+    from agent.players import SearchPlayer
+
+    return SearchPlayer(evaluation=evaluation)

@@ -13,12 +13,14 @@ Adding an evaluation:
    value in ext/evaluation.pxd's `cpdef enum` (and EVAL_KINDS one higher), and its line
    in evaluate()'s dispatch. It must be >= 0 on every position.
 2. Oracle: a plain function grid -> int over agent.rules (the existing ones live there).
-3. Registration: one `Evaluation(...)` line in EVALUATIONS below.
+3. Registration: one `Evaluation(...)` line in EVALUATIONS below, and the same name in
+   agent.deepening.EVALUATION_KINDS, by which a player is given it
+   (`SearchPlayer(evaluation=NAME)`).
 The tests then cover it; `Searcher(board, eval_kind=...)` accepts it.
 """
 
-from agent import rules
-from agent._core import EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE
+from agent import features, rules
+from agent._core import EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE, EVAL_PAIR_EXCHANGE
 
 
 class Evaluation:
@@ -42,4 +44,6 @@ EVALUATIONS = (
     Evaluation("none", EVAL_NONE, bare_margin),
     Evaluation("greedy-pair", EVAL_GREEDY_PAIR, rules.greedy_pair_value),
     Evaluation("alternating", EVAL_ALTERNATING, rules.alternating_value),
+    # the weights compiled into the core (ext/evaluation.pxd, BLEND_*), spelled out here
+    Evaluation("pair-exchange", EVAL_PAIR_EXCHANGE, lambda grid: features.pair_exchange_blend(grid, (465, 325, 4222))),
 )

@@ -40,7 +40,8 @@ class SearchPlayer:
     """The agent: iterative-deepening alpha-beta under the time policy, as `fruit-rage
     move` plays. `limit` (an agent.Limit, or its fields `depth`, `nodes`, `cpu` given
     here) replaces the time policy with a fixed depth, node count or CPU time per move;
-    `opponent="greedy"` models a greedy opponent.
+    `opponent="greedy"` models a greedy opponent; `evaluation` names the evaluation at the
+    search's horizon (agent.deepening.EVALUATION_KINDS; None: the agent's own).
     After each move, `last_result` holds the SearchResult (depth, value, ...)."""
 
     def __init__(
@@ -51,17 +52,25 @@ class SearchPlayer:
         nodes: Optional[int] = None,
         cpu: Optional[float] = None,
         opponent: str = "best",
+        evaluation: Optional[str] = None,
         name: Optional[str] = None,
     ):
         if opponent not in ("best", "greedy"):
             raise ValueError(f"opponent must be 'best' or 'greedy', not {opponent!r}")
+        if evaluation is not None:
+            from agent.deepening import EVALUATION_KINDS
+
+            if evaluation not in EVALUATION_KINDS:
+                raise ValueError(f"evaluation must be one of {', '.join(EVALUATION_KINDS)}, not {evaluation!r}")
         if limit is None and (depth, nodes, cpu) != (None, None, None):
             from agent.engine import Limit
 
             limit = Limit(cpu=cpu, depth=depth, nodes=nodes)
         self.limit = limit
         self.opponent = opponent
-        self.name = name or ("ours" if limit is None and opponent == "best" else _limit_name(limit, opponent))
+        self.evaluation = evaluation
+        plain = limit is None and opponent == "best" and evaluation is None
+        self.name = name or ("ours" if plain else _limit_name(limit, opponent, evaluation))
         self.last_result = None
         self.version = __version__
 
@@ -69,7 +78,7 @@ class SearchPlayer:
         from agent.engine import run_search, search
 
         if self.limit is not None:
-            self.last_result = search(board, self.limit, opponent=self.opponent)
+            self.last_result = search(board, self.limit, opponent=self.opponent, evaluation=self.evaluation)
         else:
             from agent.timing import TimeManager
 
@@ -80,14 +89,15 @@ class SearchPlayer:
                     clock_left, root_moves, now, speed, reduction
                 ),
                 opponent=self.opponent,
+                evaluation=self.evaluation,
             )
         return self.last_result.move
 
     def __repr__(self) -> str:
-        return f"SearchPlayer(limit={self.limit!r}, opponent={self.opponent!r})"
+        return f"SearchPlayer(limit={self.limit!r}, opponent={self.opponent!r}, evaluation={self.evaluation!r})"
 
 
-def _limit_name(limit, opponent: str) -> str:
+def _limit_name(limit, opponent: str, evaluation: Optional[str] = None) -> str:
     parts = (
         []
         if limit is None
@@ -99,6 +109,8 @@ def _limit_name(limit, opponent: str) -> str:
     )
     if opponent != "best":
         parts.append(f"opponent={opponent}")
+    if evaluation is not None:
+        parts.append(f"eval={evaluation}")
     return "ours(" + ",".join(parts) + ")"
 
 

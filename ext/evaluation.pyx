@@ -1,11 +1,14 @@
 # Evaluation unit (contract: evaluation.pxd). The pair is the agent's default: the
 # cheapest evaluation that looks past the horizon and damps the odd/even swing of a bare
 # margin; the self-play figures behind the choice are in docs/core-speed.md.
-from core_types cimport MAX_GROUPS
+from libc.stdint cimport int64_t
+from libc.string cimport memcpy, memset
+
+from core_types cimport MAX_GROUPS, MAX_N
 
 
 cdef bint needs_summary(int kind) noexcept nogil:
-    return kind == EVAL_GREEDY_PAIR
+    return kind == EVAL_GREEDY_PAIR or kind == EVAL_PAIR_EXCHANGE
 
 
 cdef bint needs_parent_list(int kind) noexcept nogil:
@@ -40,6 +43,150 @@ cdef int32_t alternating_value(const GroupList *groups) noexcept nogil:
     return total
 
 
+cdef void child_summary(const GroupSummary *parent, const GroupList *band, int band_lo, int band_hi,
+                        GroupSummary *child) noexcept nogil:
+    """The summary of a child from its parent's and the groups of its move's band (`band`,
+    walked in the child). What child_census needs holds: every listed group is at least as
+    large as every unlisted one, and multi_count > largest_count whenever some are unlisted
+    (it is exact only when the parent's list was whole, else an upper bound)."""
+    cdef int i, c, floor = 0
+    cdef bint whole = parent.largest_count == parent.multi_count
+    cdef const Group *g
+    memcpy(child, parent, sizeof(GroupSummary))
+    child.largest_count = 0
+    for i in range(parent.largest_count):
+        g = parent.largest[i]
+        if not in_band(g, band_lo, band_hi):
+            child.largest[child.largest_count] = g
+            child.largest_count += 1
+    if whole:
+        child.multi_count = child.largest_count
+    else:
+        floor = parent.largest[parent.largest_count - 1].size   # no unlisted group is larger
+    for c in range(band_lo, band_hi + 1):
+        child.all_singles -= child.singles[c]
+        child.singles[c] = 0
+    for i in range(band.count):
+        g = &band.groups[i]
+        if g.size == 1:
+            child.singles[g.lo] += 1
+            child.all_singles += 1
+        elif g.size >= floor:
+            keep_if_largest(child, g)
+        else:
+            child.multi_count += 1
+    child.ready = 1
+
+
+cdef bint census_of_summary(const GroupSummary *summary, GroupCensus *seen) noexcept nogil:
+    """The two largest groups from a summary; False when it cannot tell them."""
+    cdef int i
+    memset(seen, 0, sizeof(GroupCensus))
+    for i in range(summary.largest_count if summary.largest_count < 2 else 2):
+        count_groups(seen, summary.largest[i].size, 1)
+    if summary.largest_count < 2:
+        if summary.largest_count < summary.multi_count:
+            return False
+        if summary.all_singles:
+            count_groups(seen, 1, 2 if summary.all_singles > 1 else 1)
+    return True
+
+
+cdef bint spread_wider(const Group **groups, int count, int width) noexcept nogil:
+    """Whether no band `width` columns wide (plus one) meets all of `groups`: the highest
+    first column lies more than `width` columns right of the lowest last column."""
+    cdef int i, lowest_hi = MAX_N, highest_lo = 0
+    for i in range(count):
+        if groups[i].hi < lowest_hi:
+            lowest_hi = groups[i].hi
+        if groups[i].lo > highest_lo:
+            highest_lo = groups[i].lo
+    return highest_lo - lowest_hi > width
+
+
+cdef inline int32_t largest_reply(const Position *pos, const Group *g, const GroupList *groups,
+                                  const GroupSummary *summary) noexcept nogil:
+    """The largest group of the position taking `g` leaves (`summary`: of pos's groups)."""
+    cdef Position after
+    cdef GroupCensus seen
+    play_group_unhashed(&after, pos, g, group_masks(groups, g))
+    child_census(&after, g, summary, &seen)
+    return seen.first
+
+
+cdef bint another_outside(const Group **largest, int count, const Group *g, int n) noexcept nogil:
+    """Whether one of the `largest` groups other than `g` lies away from g's band: it then
+    stands unchanged once g is taken, so the reply is at least as large as g."""
+    cdef int i, band_lo, band_hi
+    band_of(g, n, &band_lo, &band_hi)
+    for i in range(count):
+        if largest[i] != g and not in_band(largest[i], band_lo, band_hi):
+            return True
+    return False
+
+
+cdef int least_reply(const Position *pos, const Group **largest, int count, int least,
+                     const GroupList *groups, const GroupSummary *summary) noexcept nogil:
+    """The least of `least` and the largest replies to taking each of the `largest` groups
+    (all of one size), skipping those whose reply cannot be below `least`."""
+    cdef int i, reply
+    for i in range(count):
+        if least <= largest[i].size and another_outside(largest, count, largest[i], pos.n):
+            continue
+        reply = largest_reply(pos, largest[i], groups, summary)
+        if reply < least:
+            least = reply
+    return least
+
+
+cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
+                                 const GroupSummary *summary, GroupList *scratch) noexcept nogil:
+    """(BLEND_PAIR * greedy pair + BLEND_EXCHANGE * greedy exchange + BLEND_CONSTANT) / 1000,
+    rounded, >= 0. The greedy exchange: the mover takes a largest group (of several, the one
+    that leaves the opponent the least), the opponent the largest group of what is left.
+    Only the move's band is walked, and each largest group's band once it is taken; where
+    the summary cannot tell (its list of the largest groups runs out, all groups are
+    single), the position is listed whole."""
+    cdef GroupSummary own
+    cdef GroupCensus seen
+    cdef const Group *largest[MAX_GROUPS]
+    cdef int i, count = 0, band_lo, band_hi, least = MAX_GROUPS     # above any reply
+    cdef int64_t blend
+    cdef bint whole
+    if pos.fruit == 0:
+        return 0
+    band_of(move, pos.n, &band_lo, &band_hi)
+    scratch.count = 0
+    scratch.pool = parent.pool
+    scratch.mask_start = scratch.mask_end = parent.mask_end
+    walk_columns(pos, band_lo, band_hi, scratch, NULL)
+    child_summary(summary, scratch, band_lo, band_hi, &own)
+    whole = not census_of_summary(&own, &seen) or own.largest_count == 0
+    if not whole:
+        while count < own.largest_count and own.largest[count].size == seen.first:
+            count += 1
+        least = least_reply(pos, own.largest, count, least, scratch, &own)
+        if count == own.largest_count and own.largest_count < own.multi_count:
+            # More groups of the largest size may be unlisted. Each spans at most
+            # seen.first columns, so when the listed ones are spread wider than its band,
+            # one of them stands beside it: its reply is no smaller than seen.first.
+            whole = least > seen.first or not spread_wider(own.largest, count, seen.first + 1)
+    if whole:
+        list_groups(pos, scratch)
+        summarize(scratch, &own)
+        census_of_summary(&own, &seen)
+        count = 0
+        for i in range(scratch.count):
+            if scratch.groups[i].size == seen.first:
+                largest[count] = &scratch.groups[i]
+                count += 1
+        least = least_reply(pos, largest, count, least, scratch, &own)
+    blend = (<int64_t>BLEND_PAIR * pair_value(&seen)
+             + <int64_t>BLEND_EXCHANGE * (seen.first * seen.first - least * least)
+             + BLEND_CONSTANT + 500)
+    return <int32_t>(blend // 1000) if blend > 0 else 0
+
+
 cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const GroupList *parent,
                       const GroupSummary *summary, GroupList *scratch) noexcept nogil:
     cdef GroupCensus seen
@@ -49,4 +196,6 @@ cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const Gr
     if kind == EVAL_ALTERNATING:
         list_child_groups(parent, move, pos, scratch)
         return alternating_value(scratch)
+    if kind == EVAL_PAIR_EXCHANGE:
+        return pair_exchange_value(pos, move, parent, summary, scratch)
     return 0

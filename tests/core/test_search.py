@@ -7,11 +7,24 @@ import time
 import pytest
 from fruit_helpers import random_grid
 
-from agent import rules, timing
-from agent._core import EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE, MODEL_GREEDY, ORDER_ALL, Board, Searcher
+import agent
+from agent import features, rules, timing
+from agent._core import (
+    EVAL_ALTERNATING,
+    EVAL_GREEDY_PAIR,
+    EVAL_NONE,
+    EVAL_PAIR_EXCHANGE,
+    MODEL_GREEDY,
+    ORDER_ALL,
+    Board,
+    Searcher,
+)
 from agent.baselines import greedy_move
 from agent.calibration import DEFAULT_NODES_PER_SECOND
-from agent.deepening import search_options, think
+from agent.deepening import EVALUATION_KINDS, search_options, think
+from agent.eval_search import core_player
+from agent.evaluations import EVALUATIONS
+from agent.players import SearchPlayer
 
 
 def managed(grid, start, optimum, maximum, instant):
@@ -92,9 +105,29 @@ def test_reductions_cut_the_tree_of_a_wide_position_and_are_on_for_large_boards_
     with pytest.raises(ValueError):
         Searcher(Board(grid), full_moves=-1)
     with pytest.raises(ValueError):  # unknown kinds used to fall through to the alternating one
-        Searcher(Board(grid), eval_kind=3)
+        Searcher(Board(grid), eval_kind=max(evaluation.kind for evaluation in EVALUATIONS) + 1)
     with pytest.raises(ValueError):
         Searcher(Board(grid), ordering=8)
+
+
+def test_a_player_searches_with_the_evaluation_it_is_given_by_name():
+    """Every registered evaluation can be named; the agent's own is used when none is, and
+    a named one is the one at the horizon (depth 2: minimax over the rules with its oracle)."""
+    assert EVALUATION_KINDS == {evaluation.name: evaluation.kind for evaluation in EVALUATIONS}
+    assert "eval_kind" not in search_options(26) and "eval_kind" not in search_options(12)
+    assert search_options(12, evaluation="pair-exchange") == {"eval_kind": EVAL_PAIR_EXCHANGE}
+    with pytest.raises(ValueError, match="pair-exchange"):
+        search_options(12, evaluation="pair")
+    with pytest.raises(ValueError, match="evaluation"):
+        SearchPlayer(evaluation="pair")
+    grid = random_grid(random.Random(3), 6, 3)
+    for evaluation in EVALUATIONS:
+        player = SearchPlayer(depth=2, evaluation=evaluation.name)
+        player.choose(agent.Board(grid), 10.0)
+        assert player.last_result.value == rules.negamax_value(grid, 2, evaluation.oracle), evaluation
+        assert player.name == f"ours(depth=2,eval={evaluation.name})"
+    player = core_player()
+    assert player.evaluation == "pair-exchange" and player.limit is None
 
 
 @pytest.mark.parametrize("grid", POSITIONS[:20])
@@ -122,23 +155,25 @@ def test_depth_limited_search_with_an_evaluation_equals_minimax_with_it(eval_kin
 
 
 @pytest.mark.parametrize("size, types", [(8, 3), (10, 4), (12, 6), (14, 9)])
-def test_frontier_evaluation_on_larger_boards_equals_plain_minimax(size, types):
+@pytest.mark.parametrize(
+    "eval_kind, evaluate",
+    [(EVAL_GREEDY_PAIR, rules.greedy_pair_value), (EVAL_PAIR_EXCHANGE, features.pair_exchange_blend)],
+)
+def test_frontier_evaluation_on_larger_boards_equals_plain_minimax(size, types, eval_kind, evaluate):
     """One ply above the horizon the alpha-beta search lists only the groups that can
-    raise alpha and evaluates each child once; plain minimax plays and evaluates every
-    move. Larger boards, because their many small groups are what the frontier leaves out
-    (a bound gone wrong there was missed by the small-board tests)."""
+    raise alpha and evaluates each child once, from the summary of its groups; plain
+    minimax plays and evaluates every move. Larger boards, because their many small groups
+    are what the frontier leaves out (a bound gone wrong there was missed by the
+    small-board tests)."""
     for seed in range(3):
         grid = random_grid(random.Random(seed), size, types, 0.3)
         board = Board(grid)
         for depth in (1, 2, 3):
-            plain = Searcher(board, alpha_beta=False, eval_kind=EVAL_GREEDY_PAIR).search(depth)
+            plain = Searcher(board, alpha_beta=False, eval_kind=eval_kind).search(depth)
             for tt_bits, ordering in ((0, 0), (16, ORDER_ALL)):
-                fast = Searcher(board, tt_bits=tt_bits, ordering=ordering, eval_kind=EVAL_GREEDY_PAIR)
+                fast = Searcher(board, tt_bits=tt_bits, ordering=ordering, eval_kind=eval_kind)
                 assert fast.search(depth).value == plain.value, (seed, depth, tt_bits)
-    assert (
-        rules.negamax_value(grid, 2, rules.greedy_pair_value)
-        == Searcher(board, eval_kind=EVAL_GREEDY_PAIR).search(2).value
-    )
+    assert rules.negamax_value(grid, 2, evaluate) == Searcher(board, eval_kind=eval_kind).search(2).value
 
 
 @pytest.mark.parametrize("size, types", [(6, 3), (9, 4)])
@@ -184,7 +219,7 @@ def test_depth_limited_with_table_on_boards_that_cannot_end(seed):
             assert with_table.search(depth).value == plain
 
 
-@pytest.mark.parametrize("eval_kind", [EVAL_NONE, EVAL_GREEDY_PAIR, EVAL_ALTERNATING])
+@pytest.mark.parametrize("eval_kind", [EVAL_NONE, EVAL_GREEDY_PAIR, EVAL_ALTERNATING, EVAL_PAIR_EXCHANGE])
 def test_evaluation_never_changes_an_exact_result(eval_kind):
     for grid in POSITIONS[:15]:
         result = Searcher(Board(grid), eval_kind=eval_kind).search(99)
