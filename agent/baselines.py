@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 import time
 
+from agent.cli_support import interrupted, reader_left
 from agent.rules import groups, move_name, play, top_left
 
 BASELINE_NAMES = ("random", "greedy", "minimax3")
@@ -76,8 +77,6 @@ def main(argv=None) -> int:
         try:
             print(USAGE + "\n" + __doc__, flush=True)
         except BrokenPipeError:  # `--help | head`: end as fruit-rage does
-            from agent.cli import reader_left
-
             return reader_left()
         return 0
     if len(argv) != 1 or argv[0] not in CHOOSERS:
@@ -94,8 +93,7 @@ def main(argv=None) -> int:
     try:
         return answer_files("input.txt", "output.txt", baseline_choice, program=name)
     except KeyboardInterrupt:  # end as fruit-rage does: one line, exit code 130
-        print(f"{name}: interrupted", file=sys.stderr)
-        return 130
+        return interrupted(name)
 
 
 if __name__ == "__main__":

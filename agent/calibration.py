@@ -5,6 +5,7 @@ the agent must play correctly and in time without it."""
 import sys
 import time
 
+from agent.cli_support import is_regular_file, without_bom
 from agent.oscalls import stat
 
 # Without a calibration: about what `calibrate` measures on the 2-core machines we test on
@@ -29,11 +30,12 @@ def load(path: str) -> Calibration:
         return Calibration()
     values = {}
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for line in handle.read(4096).splitlines():
-                key, sep, value = line.partition("=")
-                if sep:
-                    values[key.strip()] = value.strip()
+        with open(path, "rb") as handle:
+            text = without_bom(handle.read(4096)).decode("utf-8", errors="replace")
+        for line in text.splitlines():
+            key, sep, value = line.partition("=")
+            if sep:
+                values[key.strip()] = value.strip()
     except OSError:
         return Calibration()
     return Calibration(
@@ -46,7 +48,7 @@ def _plain_file(path: str) -> bool:
     """Only a regular file is read: opening a FIFO would wait for a writer, and a device
     may never end, while the move's clock runs."""
     try:
-        return stat(path).st_mode & 0o170000 == 0o100000  # S_IFMT, S_IFREG
+        return is_regular_file(stat(path).st_mode)
     except (OSError, ValueError):
         return False
 

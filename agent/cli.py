@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import sys
 
+from agent.cli_support import EXIT_CODES, interrupted, number, reader_left
 from agent.timing import LONGEST_CLOCK
 
 DESCRIPTION = """\
 Fruit Rage agent. With no subcommand it plays one move: it reads ./input.txt and writes
 ./output.txt (the move and the board after it), as in the competition."""
-
-
-def _argument_error(message: str) -> Exception:
-    import argparse
-
-    return argparse.ArgumentTypeError(message)
 
 
 def _add_move(sub) -> None:
@@ -75,7 +70,7 @@ def add_move_arguments(p, prefix: str = "") -> None:
     p.add_argument(
         "--depth",
         dest=prefix + "depth",
-        type=_number(int, 1, 676),
+        type=number(int, 1, 676),
         default=None,
         help="search exactly this deep, 1..676, whatever the clock says (for "
         "reproducible comparisons; the time limit is then yours to keep)",
@@ -107,7 +102,7 @@ def _add_calibrate(sub) -> None:
     )
     p.add_argument("--output", default="calibration.txt", help="where to write (default: ./calibration.txt)")
     p.add_argument(
-        "--seconds", type=_number(float, 0.1, 600), default=3.0, help="how long to measure, 0.1..600 (default: 3)"
+        "--seconds", type=number(float, 0.1, 600), default=3.0, help="how long to measure, 0.1..600 (default: 3)"
     )
     p.set_defaults(handler="agent.calibration")
 
@@ -191,13 +186,13 @@ def _add_match(sub) -> None:
     )
     p.add_argument(
         "--alpha",
-        type=_number(float, 0, 0.5, above_low=True),
+        type=number(float, 0, 0.5, above_low=True),
         default=0.05,
         help="the sequential test's chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)",
     )
     p.add_argument(
         "--beta",
-        type=_number(float, 0, 0.5, above_low=True),
+        type=number(float, 0, 0.5, above_low=True),
         default=0.05,
         help="its chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)",
     )
@@ -303,13 +298,13 @@ def _add_tune(sub) -> None:
     )
     p.add_argument(
         "--alpha",
-        type=_number(float, 0, 0.5, above_low=True),
+        type=number(float, 0, 0.5, above_low=True),
         default=0.05,
         help="the chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)",
     )
     p.add_argument(
         "--beta",
-        type=_number(float, 0, 0.5, above_low=True),
+        type=number(float, 0, 0.5, above_low=True),
         default=0.05,
         help="the chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)",
     )
@@ -373,7 +368,7 @@ def _add_audit(sub) -> None:
     p.add_argument("--game", type=_positive_int, default=None, help="only this game, >= 1 (default: all)")
     p.add_argument(
         "--seconds",
-        type=_number(float, 0.01, 600),
+        type=number(float, 0.01, 600),
         default=5.0,
         help="CPU seconds allowed for solving one position, 0.01..600 (default: 5)",
     )
@@ -393,7 +388,7 @@ def _add_phases(sub) -> None:
     _add_results_argument(p)
     p.add_argument(
         "--parts",
-        type=_number(int, 1, 20),
+        type=number(int, 1, 20),
         default=10,
         help="how many equal parts of the fruit to split the games into, 1..20 (default: 10)",
     )
@@ -441,36 +436,12 @@ def _first_mover(text: str) -> str:
     return "computer" if text == "agent" else text
 
 
-def _number(kind, low, high=None, above_low=False):
-    """An argparse type: a `kind` (int or float) from `low` (or above it) up to `high` (no
-    limit when None). Every range is checked here, where the parser names the option."""
-
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise _argument_error(f"not {'an integer' if kind is int else 'a number'}: {text!r}") from None
-        # written so that nan fails every comparison
-        if not ((low < value) if above_low else (low <= value)) or not (high is None or value <= high):
-            if high is None:
-                bounds = f"{'>' if above_low else '>='} {low:g}"
-            else:
-                bounds = f"above {low:g} and up to {high:g}" if above_low else f"{low:g}..{high:g}"
-            raise _argument_error(f"must be {bounds}, got {text}")
-        return value
-
-    return parse
-
-
-_positive_int = _number(int, 1)
-_board_size = _number(int, 1, 26)
-_fruit_types = _number(int, 1, 9)
+_positive_int = number(int, 1)
+_board_size = number(int, 1, 26)
+_fruit_types = number(int, 1, 9)
 # more than any game needs, within what timers take
-_clock_seconds = _number(float, 0, LONGEST_CLOCK, above_low=True)
-_delay_seconds = _number(float, 0, 3600)  # time.sleep fails on a negative, nan or huge delay
-
-
-EXIT_CODES = "exit codes: 0 done, 1 runtime failure, 2 bad input or arguments, 130 interrupted"
+_clock_seconds = number(float, 0, LONGEST_CLOCK, above_low=True)
+_delay_seconds = number(float, 0, 3600)  # time.sleep fails on a negative, nan or huge delay
 
 
 # Subcommands whose options live in modules of their own: a command line that names
@@ -561,8 +532,7 @@ def _run_command(argv) -> int:
     try:
         return importlib.import_module(args.handler).run(args)
     except KeyboardInterrupt:
-        print("fruit-rage: interrupted", file=sys.stderr)
-        return 130
+        return interrupted("fruit-rage")
     except BrokenPipeError:
         return reader_left()
     except OSError as error:  # one no handler names as its own file's: stdout on a full disk
@@ -588,16 +558,6 @@ def core_missing() -> str:
             "folder), or build the core in place: python3 -m pip install -e ."
         )
     return message + "Reinstall it: python3 -m pip install --force-reinstall . in the source folder"
-
-
-def reader_left() -> int:
-    """The reader of our output left (`| head`), or stdout takes no more: stop writing to
-    it, and keep the interpreter's last flush from failing the same way. Returns the exit
-    code."""
-    import os
-
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return 1
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
+from agent.cli_support import number
 from agent.features import FEATURE_NAMES
 
 DESCRIPTION = """\
@@ -22,9 +23,9 @@ def add_arguments(p) -> None:
     p.add_argument("records", metavar="RECORDS", nargs="+", help="results .jsonl files written by match --out")
     p.add_argument(
         "--seed",
-        type=_checked(int, lambda v: v >= 0, ">= 0"),
+        type=number(int, 0),
         default=1,
-        help="seed of the positions sampled and the games held out (default: 1)",
+        help="seed of the positions sampled and the games held out, >= 0 (default: 1)",
     )
     p.add_argument(
         "--out",
@@ -34,19 +35,19 @@ def add_arguments(p) -> None:
     )
     p.add_argument(
         "--per-game",
-        type=_checked(int, lambda v: v >= 1, ">= 1"),
+        type=number(int, 1),
         default=20,
-        help="positions sampled from each game, at most (default: 20)",
+        help="positions sampled from each game, at most, >= 1 (default: 20)",
     )
     p.add_argument(
         "--heldout",
-        type=_checked(float, lambda v: 0 < v < 1, "between 0 and 1"),
+        type=number(float, 0, 1, above_low=True, below_high=True),
         default=0.25,
         help="share of the games kept out of the fit to measure it, between 0 and 1 (default: 0.25)",
     )
     p.add_argument(
         "--ridge",
-        type=_checked(float, lambda v: 0 <= v < float("inf"), "a number >= 0"),
+        type=number(float, 0),
         default=1.0,
         help="ridge penalty on the standardised weights, >= 0 (default: 1)",
     )
@@ -60,29 +61,12 @@ def add_arguments(p) -> None:
     )
     p.add_argument(
         "--label-depth",
-        type=_checked(int, lambda v: 1 <= v <= 12, "1..12"),
+        type=number(int, 1, 12),
         default=None,
         metavar="D",
         help="label the positions with the agent's search value at depth D, 1..12 (slow on "
         "big boards), instead of the margin the game went on to make",
     )
-
-
-def _checked(kind, ok, what: str):
-    """An argparse type: a `kind` for which ok(value) holds, else an error saying it must
-    be `what`."""
-    import argparse
-
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not {'an integer' if kind is int else 'a number'}: {text!r}") from None
-        if not ok(value):  # written so that nan fails
-            raise argparse.ArgumentTypeError(f"must be {what}, got {text}")
-        return value
-
-    return parse
 
 
 def run(args) -> int:

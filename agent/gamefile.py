@@ -5,6 +5,7 @@ board, fruit digits >= p, a UTF-8 byte order mark. Everything else raises InputE
 the line it is about.
 """
 
+from agent.cli_support import is_regular_file, without_bom
 from agent.oscalls import getpid, lstat, replace, unlink
 from agent.rules import DIGITS, EMPTY, MAX_SIZE, is_empty
 
@@ -126,7 +127,6 @@ def _first_floating(grid):
     return None
 
 
-UTF8_BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 # A position takes under 1 KiB; this leaves room for any trailing spaces and blank lines,
 # and a huge file or a device (/dev/zero) is refused without reading it whole.
@@ -145,10 +145,8 @@ def read_input(path: str) -> GameInput:
         raise InputError(f"more than {MAX_INPUT_BYTES // 1024} KiB: not a position (one takes under 1 KiB)")
     if data.startswith(UTF16_BOMS):
         raise _line_error(1, "the file is UTF-16 text: save it as ASCII (or UTF-8)")
-    if data.startswith(UTF8_BOM):  # as some Windows editors save a file
-        data = data[len(UTF8_BOM) :]
     # UTF-8, so that a message shows a stray character as it looks; the checks take ASCII only
-    return parse_input(data.decode("utf-8", errors="replace"))
+    return parse_input(without_bom(data).decode("utf-8", errors="replace"))
 
 
 def format_input(grid, types: int, time_left: float) -> str:
@@ -204,11 +202,8 @@ def _temp_path_beside(path: str) -> str:
     return f"{folder}{slash}{name[:40]}.{getpid()}.tmp"
 
 
-_FILE_TYPE_BITS, _PLAIN_FILE = 0o170000, 0o100000  # S_IFMT, S_IFREG (no `stat` import on the move path)
-
-
 def _plain_file_or_absent(path: str) -> bool:
     try:
-        return lstat(path).st_mode & _FILE_TYPE_BITS == _PLAIN_FILE
+        return is_regular_file(lstat(path).st_mode)
     except OSError:  # absent, or unreachable: the rename path reports the error
         return True

@@ -2,6 +2,7 @@
 
 import sys
 
+from agent.cli_support import interrupted
 from agent.gamefile import InputError, format_output, read_input, write_atomically
 from agent.oscalls import _exit, stat
 
@@ -21,8 +22,7 @@ def main() -> int:
         try:
             return play_files(**options)
         except KeyboardInterrupt:
-            print("fruit-rage: interrupted", file=sys.stderr)
-            return 130
+            return interrupted("fruit-rage")
     return play_competition_files()
 
 
@@ -71,8 +71,7 @@ def play_competition_files() -> int:
     try:
         return play_files(DEFAULT_INPUT, DEFAULT_OUTPUT)
     except KeyboardInterrupt:
-        print("fruit-rage: interrupted", file=sys.stderr)
-        return 130
+        return interrupted("fruit-rage")
 
 
 def play_and_exit() -> None:

@@ -1,13 +1,12 @@
 """What every interactive game here does at the end of input, on Ctrl-C, and when its output
-goes nowhere; and the exit codes every Nim program's --help ends with."""
+goes nowhere."""
 
 from __future__ import annotations
 
 import io
-import os
 import sys
 
-EXIT_CODES = "exit codes: 0 done, 1 runtime failure, 2 bad input or arguments, 130 interrupted"
+from agent.cli_support import interrupted, reader_left
 
 
 def play_to_the_end(program: str, play, *args) -> int:
@@ -26,21 +25,14 @@ def play_to_the_end(program: str, play, *args) -> int:
         except EOFError:
             print("\nEnd of input: game abandoned.")
         except KeyboardInterrupt:
-            code = 130
-            print(f"\n{program}: interrupted", file=sys.stderr)  # after the prompt's line
+            code = interrupted(program, mid_line=True)  # after the prompt's line
     except BrokenPipeError:
-        reader_left()
-        return code or 1
+        failed = reader_left()
+        return code or failed
     except OSError as error:  # e.g. stdout on a full disk
         _cannot_write(program, error.strerror)
         return code or 1
     return code
-
-
-def reader_left() -> None:
-    """The reader of stdout left (e.g. `| head`): stop quietly, and keep the interpreter's
-    final flush of stdout from failing again on the same pipe."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _cannot_write(program: str, why: str) -> None:

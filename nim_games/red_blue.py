@@ -28,7 +28,8 @@ import random
 import sys
 from typing import Iterator, NamedTuple, Optional
 
-from nim_games.console import EXIT_CODES, play_to_the_end
+from agent.cli_support import EXIT_CODES, plural
+from nim_games.console import play_to_the_end
 from nim_games.minimax import search
 
 RULES = ("classic", "free")
@@ -325,8 +326,7 @@ def print_scoreboard(names: tuple, takes: tuple) -> None:
         red = sum(m.red for m in moves)
         blue = sum(m.blue for m in moves)
         listed = ", ".join(str(m) for m in moves) or "-"
-        count = f"{len(moves)} move" + ("" if len(moves) == 1 else "s")
-        print(f"  {name}: {count}, took {red} red and {blue} blue ({listed})")
+        print(f"  {name}: {plural(len(moves), 'move')}, took {red} red and {blue} blue ({listed})")
 
 
 def announcement(game: RedBlueNim, state: NimState, names: tuple) -> str:

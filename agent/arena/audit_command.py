@@ -6,7 +6,8 @@ from __future__ import annotations
 import sys
 
 from agent.arena.audit import audit_game
-from agent.arena.records import plural, read_records
+from agent.arena.records import read_records
+from agent.cli_support import plural
 
 
 def run(args) -> int:

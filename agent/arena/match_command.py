@@ -16,7 +16,7 @@ from agent.arena.paired_stats import paired_stats
 from agent.arena.pairs import PairCollector
 from agent.arena.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.process import SetupFailed, stop_signals_interrupt
-from agent.arena.records import describe_clocks, plural
+from agent.arena.records import describe_clocks
 from agent.arena.resume import (
     ResumeError,
     check_same_match,
@@ -27,6 +27,7 @@ from agent.arena.resume import (
 from agent.arena.sprt import EloSprt, MarginSprt
 from agent.arena.stats import colour_lines, forfeit_lines, report_table
 from agent.arena.terminal import clock_time, crop, terminal_width
+from agent.cli_support import INTERRUPTED, interrupted, plural
 
 # Every game's seed (the match's times 100000, plus the board) goes into its record, and a
 # number of thousands of digits is more than JSON readers (Python's too) take back.
@@ -142,7 +143,7 @@ def run(args) -> int:
         progress.update(record)
         return decision[0] is None or decision[0].verdict is None
 
-    interrupted, failure = False, None
+    stopped_by_ctrl_c, failure = False, None
     try:
         with stop_signals_interrupt():  # SIGTERM, SIGHUP: as Ctrl-C, the finished games reported
             run_match(
@@ -155,7 +156,7 @@ def run(args) -> int:
                 cluster=args.cluster,
             )
     except KeyboardInterrupt:
-        interrupted = True
+        stopped_by_ctrl_c = True
     except RecordsFile.WriteFailed as error:
         failure = f"fruit-rage match: cannot write {out_option}: {error}; match stopped"
     except SetupFailed as error:
@@ -170,10 +171,10 @@ def run(args) -> int:
             out.close()
     if failure:
         print(failure, file=sys.stderr)
-    if interrupted:
-        print("fruit-rage: interrupted", file=sys.stderr)
-    if interrupted or failure:
-        print(f"{'interrupted' if interrupted else 'stopped'}: {len(records)} of {settings.games} games finished")
+    if stopped_by_ctrl_c:
+        interrupted("fruit-rage")
+    if stopped_by_ctrl_c or failure:
+        print(f"{'interrupted' if stopped_by_ctrl_c else 'stopped'}: {len(records)} of {settings.games} games finished")
     if records:
         records.sort(key=lambda record: record["game"])
         width = terminal_width(sys.stdout)
@@ -185,7 +186,7 @@ def run(args) -> int:
         after = f"after {plural(decision[0].pairs, 'pair')}: {decision[0].describe()}"
         line = f"SPRT ({decision[0].statistic}) {after}"
         print(line if len(line) <= terminal_width(sys.stdout) else f"SPRT {after}")  # the test is the one asked for
-    return 130 if interrupted else 1 if failure else 0
+    return INTERRUPTED if stopped_by_ctrl_c else 1 if failure else 0
 
 
 def _is_cluster_error(error: Exception) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agent.arena.audit import game_positions
-from agent.arena.records import plural
+from agent.cli_support import plural
 from agent.rules import fruit_count
 
 

@@ -16,9 +16,9 @@ import time
 from agent.arena.agents import files_named
 from agent.arena.display import LineReader, fitted_board, use_colour
 from agent.arena.process import SetupFailed, stop_signals_interrupt
-from agent.arena.records import plural
 from agent.arena.referee import FAULT_TIME, CommandPlayer, GameRecord, Turn, play_game
 from agent.board import Board
+from agent.cli_support import interrupted, plural
 from agent.rules import group_at, legal_cell, move_name, parse_move_name, play
 
 HUMAN, AGENT = "A", "B"
@@ -65,8 +65,7 @@ def _play(args, agent, record_file) -> int:
             record = play_human_game(args, sys.stdin, sys.stdout, agent)
     except KeyboardInterrupt:
         print("\nGame abandoned.")
-        print("fruit-rage: interrupted", file=sys.stderr)
-        return 130
+        return interrupted("fruit-rage")
     except SetupFailed as error:
         print(f"\nfruit-rage play: {error}; game abandoned", file=sys.stderr)
         return 1

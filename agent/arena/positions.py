@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from agent.board import Board
+from agent.cli_support import without_bom
 from agent.gamefile import InputError, parse_input
 
 MAX_POSITIONS = 100_000
@@ -38,8 +39,8 @@ def load_positions(path: str) -> tuple:
 
 def _positions_in(path: str) -> list:
     try:
-        with open(path, encoding="utf-8-sig", errors="strict") as handle:
-            lines = handle.read(64 * 1024 * 1024).splitlines()
+        with open(path, "rb") as handle:
+            lines = without_bom(handle.read(64 * 1024 * 1024)).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"{path}: cannot read it: {getattr(error, 'strerror', None) or error}") from None
     boards, start = [], 0

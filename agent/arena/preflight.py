@@ -8,7 +8,7 @@ import os
 import sys
 
 from agent.arena.agents import PlayerSpec
-from agent.arena.records import plural
+from agent.cli_support import plural
 
 
 class Refused(Exception):

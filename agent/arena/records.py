@@ -11,6 +11,7 @@ import math
 import sys
 from typing import Optional
 
+from agent.cli_support import plural, without_bom
 from agent.rules import DIGITS, EMPTY, MAX_SIZE, fruit_count, is_empty, is_settled, legal_cell, play
 
 SIDES = ("A", "B")
@@ -18,7 +19,6 @@ NUMBER = (int, float)
 # Longest line read: a 26x26 game's record is well under 1 MB even with commands as long as
 # a shell takes. A file of one endless line (/dev/zero) must not be read whole.
 LINE_LIMIT = 16 * 1024 * 1024
-UTF8_BOM = b"\xef\xbb\xbf"
 # (field, types, what it must be): the top-level fields the commands read.
 FIELDS = (
     ("board", list, "a list of rows"),
@@ -58,7 +58,7 @@ def _parse_lines(path: str) -> list:
     records = []
     for line_no, line in enumerate(_read_lines(path), 1):
         if line_no == 1:
-            line = line.removeprefix(UTF8_BOM)  # a file saved by a Windows editor
+            line = without_bom(line)  # a file saved by a Windows editor
         if len(line) > LINE_LIMIT:
             raise ValueError(
                 f"{path}: line {line_no} is not a game record (longer than {LINE_LIMIT // (1024 * 1024)} MB)"
@@ -234,11 +234,6 @@ def _check_result(record: dict) -> None:
         return  # a tie goes to the time left, which the record need not hold
     if record["winner"] != winner:
         raise ValueError(f"the record names {record['winner'] or 'no'} winner, but {winner} won")
-
-
-def plural(count: int, word: str) -> str:
-    """`1 point`, `2 points`: counts in the arena's reports."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def starting_clocks(record: dict) -> dict:

@@ -11,7 +11,8 @@ import time
 from dataclasses import dataclass
 
 from agent.arena.display import LineReader, fitted_board, use_colour
-from agent.arena.records import describe_clocks, find_game, plural, starting_clocks
+from agent.arena.records import describe_clocks, find_game, starting_clocks
+from agent.cli_support import plural
 from agent.rules import group_at, parse_move_name, remove_and_fall
 
 PROMPT = "[Enter] next, b back, a number goes to that move, q quits: "

@@ -11,6 +11,7 @@ import json
 import os
 
 from agent.arena.match import MatchSettings, board_number, game_seed
+from agent.cli_support import without_bom
 
 
 class ResumeError(ValueError):
@@ -27,8 +28,9 @@ def read_finished(path: str) -> tuple:
         return [], 0
     except OSError as error:
         raise ResumeError(f"cannot read {path}: {error.strerror}") from None
-    records, kept = [], 0
-    lines = data.split(b"\n")
+    text = without_bom(data)  # as read_records reads the file
+    records, kept = [], len(data) - len(text)
+    lines = text.split(b"\n")
     for number, line in enumerate(lines[:-1], 1):  # each followed by a newline
         try:
             record = json.loads(line.decode("utf-8"))

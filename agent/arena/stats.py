@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from agent.arena.records import plural, starting_clocks
+from agent.arena.records import starting_clocks
+from agent.cli_support import plural
 
 Z_95 = 1.959964
 ELO_SHOWN_LIMIT = 800  # beyond this the interval says only "more than"

@@ -11,7 +11,7 @@ import sys
 from agent.arena.match import MatchSettings, run_match
 from agent.arena.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.process import SetupFailed, stop_signals_interrupt
-from agent.arena.records import plural
+from agent.cli_support import INTERRUPTED, interrupted, plural
 
 
 def pairings(count: int, gauntlet: bool) -> list:
@@ -83,10 +83,10 @@ def run(args) -> int:
     matches = pairings(len(specs), args.gauntlet)
     print(
         f"{'gauntlet' if args.gauntlet else 'round robin'} of {plural(len(specs), 'agent')}: "
-        f"{len(matches)} {'match' if len(matches) == 1 else 'matches'} of {plural(args.games, 'game')}, seed {seed}",
+        f"{plural(len(matches), 'match', 'matches')} of {plural(args.games, 'game')}, seed {seed}",
         flush=True,
     )
-    results, interrupted = {}, False
+    results, stopped_by_ctrl_c = {}, False
     try:
         with stop_signals_interrupt():
             for number, (row, column) in enumerate(matches, 1):
@@ -114,15 +114,15 @@ def run(args) -> int:
                     flush=True,
                 )
     except KeyboardInterrupt:
-        interrupted = True
+        stopped_by_ctrl_c = True
     except (SetupFailed, OSError) as error:
         print(f"fruit-rage tournament: {error}; stopped", file=sys.stderr)
         return 1
     finally:
         if out is not None:
             out.close()
-    if interrupted:
-        print("fruit-rage: interrupted", file=sys.stderr)
+    if stopped_by_ctrl_c:
+        interrupted("fruit-rage")
     if results:
         print(cross_table(args.agents, results))
-    return 130 if interrupted else 0
+    return INTERRUPTED if stopped_by_ctrl_c else 0

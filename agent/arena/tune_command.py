@@ -12,6 +12,7 @@ from agent.arena.match import MatchSettings
 from agent.arena.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.process import SetupFailed, stop_signals_interrupt
 from agent.arena.tune import gate
+from agent.cli_support import interrupted
 
 
 def parse_param(text: str) -> tuple:
@@ -73,8 +74,7 @@ def run(args) -> int:
                 on_pair=progress,
             )
     except KeyboardInterrupt:
-        print("\nfruit-rage: interrupted", file=sys.stderr)
-        return 130
+        return interrupted("fruit-rage", mid_line=True)
     except SetupFailed as error:
         print(f"\nfruit-rage tune: {error}; stopped", file=sys.stderr)
         return 1

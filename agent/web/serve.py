@@ -8,6 +8,8 @@ import ipaddress
 import os
 import sys
 
+from agent.cli_support import interrupted, number
+
 DESCRIPTION = (
     "Serve the browser page on http://HOST:PORT/: play the agent or another built-in "
     "player, replay recorded matches and see where their games were won."
@@ -28,7 +30,7 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument(
         "--port",
-        type=_port,
+        type=number(int, 0, 65535),
         default=DEFAULT_PORT,
         help=f"TCP port, 0..65535 (default: {DEFAULT_PORT}; 0: any free port)",
     )
@@ -87,20 +89,10 @@ def _bracketed(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"must be 0..65535, got {text}")
-    return value
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m agent.web", description=DESCRIPTION)
     add_arguments(parser)
     try:
         return run(parser.parse_args(argv))
     except KeyboardInterrupt:
-        return 130
+        return interrupted("fruit-rage")  # as `fruit-rage serve` ends

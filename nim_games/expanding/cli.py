@@ -7,38 +7,17 @@ import io
 import sys
 from typing import TextIO
 
-from ..console import EXIT_CODES, reader_left
+from agent.cli_support import EXIT_CODES, interrupted, number, plural, reader_left
+
 from .client import Client, GameRejected, NoServer, ServerClosed, ServerSilent
 from .game_log import GameLog, LogWriteError
 from .players import Chooser, ServerSpoke, Tracker, computer_chooser, human_chooser
 from .protocol import MAX_NAME_CHARS, ProtocolError
-from .rules import DEFAULT_MAX, DEFAULT_TIME, MAX_STONES, MAX_TIME, MIN_TIME, GameConfig, resets_phrase
+from .rules import DEFAULT_MAX, DEFAULT_TIME, MAX_STONES, MAX_TIME, MIN_TIME, GameConfig
 from .server import DEFAULT_HOST, DEFAULT_JOIN_TIMEOUT, DEFAULT_PORT, open_listener, play_one_game
 
-
-def _whole_number(low: int, high: int):
-    """An argparse type: a whole number in low..high."""
-
-    def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low}..{high}, not {value}")
-        return value
-
-    return convert
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not MIN_TIME <= value <= MAX_TIME:  # NaN fails too
-        raise argparse.ArgumentTypeError(f"must be {MIN_TIME:g}..{MAX_TIME:g} seconds, not {text}")
-    return value
+_stones = number(int, 1, MAX_STONES)
+_seconds = number(float, MIN_TIME, MAX_TIME, unit="seconds")
 
 
 def _player_name(text: str) -> str:
@@ -58,7 +37,8 @@ def _listen_address(text: str) -> str:
     return text.strip()
 
 
-_port = _whole_number(0, 65535)
+_port = number(int, 0, 65535)
+_server_port = number(int, 1, 65535)
 
 
 def _host_port(text: str) -> tuple[str, int]:
@@ -66,9 +46,9 @@ def _host_port(text: str) -> tuple[str, int]:
     if not colon or not host:
         raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT, e.g. 127.0.0.1:9999")
     try:
-        return host.strip("[]"), _whole_number(1, 65535)(port)
+        return host.strip("[]"), _server_port(port)
     except argparse.ArgumentTypeError as error:
-        raise argparse.ArgumentTypeError(f"the port {error}") from None
+        raise argparse.ArgumentTypeError(f"the port of {text!r}: {error}") from None
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str] | None):
@@ -87,12 +67,12 @@ def start_game_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("n", type=_whole_number(1, MAX_STONES), help=f"number of stones, 1..{MAX_STONES}")
-    parser.add_argument("r", type=_whole_number(0, MAX_STONES), help=f"number of resets per player, 0..{MAX_STONES}")
+    parser.add_argument("n", type=_stones, help=f"number of stones, 1..{MAX_STONES}")
+    parser.add_argument("r", type=number(int, 0, MAX_STONES), help=f"number of resets per player, 0..{MAX_STONES}")
     parser.add_argument(
         "-m",
         "--max",
-        type=_whole_number(1, MAX_STONES),
+        type=_stones,
         default=DEFAULT_MAX,
         help=f"initial maximum take, 1..{MAX_STONES} (default {DEFAULT_MAX})",
     )
@@ -136,8 +116,7 @@ def start_game_main(argv: list[str] | None = None) -> int:
     try:
         return _serve_one_game(args)
     except KeyboardInterrupt:  # wherever Ctrl-C lands, e.g. while the listening line is printed
-        print("start-game: interrupted", file=sys.stderr)
-        return 130
+        return interrupted("start-game")
     except BrokenPipeError:  # the reader of the output left (`| head -1`); the log has the game
         reader_left()
         return 1
@@ -233,7 +212,7 @@ def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
     """Play one whole game through `client`; returns the final state."""
     tracker = Tracker(client.order, client.init_stones, client.init_resets, client.init_max)
     out.write(
-        f"Game: {client.init_stones} stones, {resets_phrase(client.init_resets)} each, "
+        f"Game: {client.init_stones} stones, {plural(client.init_resets, 'reset')} each, "
         f"initial maximum {client.init_max}, {client.game_time:g} s each. "
         f"You move {'first' if client.order == 0 else 'second'}.\n"
     )
@@ -295,8 +274,7 @@ def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None, std
         print("\nexp-nim: end of input; leaving the game", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("\nexp-nim: interrupted", file=sys.stderr)
-        return 130
+        return interrupted("exp-nim", mid_line=True)
     except BrokenPipeError:  # the reader of the output left (`| head`): leave the game quietly
         if stdout is sys.stdout:
             reader_left()

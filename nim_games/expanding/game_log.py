@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-from .rules import Game, GameConfig, resets_phrase
+from agent.cli_support import plural
+
+from .rules import Game, GameConfig
 
 
 class LogWriteError(OSError):
@@ -38,7 +40,7 @@ class GameLog:
 
     def setup(self, config: GameConfig, names: tuple[str, str]) -> None:
         self.write(
-            f"Expanding Nim: {config.stones} stones, {resets_phrase(config.resets)} each, "
+            f"Expanding Nim: {config.stones} stones, {plural(config.resets, 'reset')} each, "
             f"initial maximum {config.init_max}, {config.time_budget:g} s per player",
             echo=True,
         )

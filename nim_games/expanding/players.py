@@ -7,7 +7,9 @@ import select
 import time
 from typing import Callable, Optional, TextIO
 
-from .rules import Move, grown_limit, resets_phrase
+from agent.cli_support import plural
+
+from .rules import Move, grown_limit
 from .solver import Position, Solver
 
 
@@ -116,7 +118,7 @@ def human_chooser(stdin: TextIO, stdout: TextIO, server=None) -> Chooser:
 
     def choose(tracker: Tracker) -> Move:
         while True:
-            resets = f"reset 0/1; {resets_phrase(tracker.my_resets)} left" if tracker.my_resets else "no resets left"
+            resets = f"reset 0/1; {plural(tracker.my_resets, 'reset')} left" if tracker.my_resets else "no resets left"
             stdout.write(f"Your move (1-{tracker.current_max} stones, {resets}): ")
             stdout.flush()
             line = read_line()

@@ -12,11 +12,6 @@ MAX_STONES = 1_000_000  # also the most resets and the largest initial maximum
 MIN_TIME, MAX_TIME = 0.01, 86400.0  # seconds per player
 
 
-def resets_phrase(count: int) -> str:
-    """'1 reset', '2 resets': for the messages and the game log."""
-    return f"{count} reset{'' if count == 1 else 's'}"
-
-
 def grown_limit(init_max: int, largest_take: int) -> int:
     """Limit for a move not restricted by a reset: it grows past the largest take so far."""
     return max(init_max, largest_take + 1)

@@ -49,6 +49,13 @@ def test_a_folder_serves_every_input_txt_below_it():
     assert [board.rows for board in boards] == [read_input(path).grid for path in expected]
 
 
+def test_a_file_saved_by_a_windows_editor_is_read(tmp_path):
+    (tmp_path / "openings.txt").write_bytes(b"\xef\xbb\xbf" + TWO_POSITIONS.replace("\n", "\r\n").encode())
+    (tmp_path / "plain.txt").write_text(TWO_POSITIONS)
+    with_mark, plain = load_positions(str(tmp_path / "openings.txt")), load_positions(str(tmp_path / "plain.txt"))
+    assert len(with_mark) == 2 and [b.rows for b in with_mark] == [b.rows for b in plain]
+
+
 @pytest.mark.parametrize(
     "text, message",
     [

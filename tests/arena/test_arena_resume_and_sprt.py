@@ -74,6 +74,17 @@ def test_a_finished_match_resumed_plays_nothing_more(tmp_path, uninterrupted):
     assert sorted(games(path)) == uninterrupted
 
 
+def test_a_results_file_saved_with_a_byte_order_mark_resumes_as_the_other_commands_read_it(tmp_path):
+    """read_records skips the mark; so does the resume, and the length kept counts it."""
+    from agent.arena.resume import read_finished
+
+    line = json.dumps({"game": 1, "seed": 400_001}).encode() + b"\n"
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + line + line[:10])  # the second write cut short
+    records, kept = read_finished(str(path))
+    assert [record["game"] for record in records] == [1] and kept == 3 + len(line)
+
+
 @pytest.mark.parametrize(
     "change, message",
     [

@@ -12,7 +12,7 @@ import threading
 import pytest
 from expanding_helpers import HOST, RawPlayer, running_server
 
-from nim_games.console import EXIT_CODES
+from agent.cli_support import EXIT_CODES
 from nim_games.expanding import client as client_module
 from nim_games.expanding.cli import exp_nim_main, start_game_main
 from nim_games.expanding.players import Tracker, human_chooser
@@ -29,18 +29,18 @@ def free_port() -> int:
 @pytest.mark.parametrize(
     "argv, problem",
     [
-        (["0", "1"], "argument n: must be 1..1000000, not 0"),
-        (["1000001", "1"], "argument n: must be 1..1000000, not 1000001"),
-        (["5", "-1"], "argument r: must be 0..1000000, not -1"),
-        (["five", "1"], "'five' is not a whole number"),
-        (["5", "1", "-t", "abc"], "'abc' is not a number of seconds"),
-        (["5", "1", "-t", "0"], "must be 0.01..86400 seconds, not 0"),
-        (["5", "1", "-t", "1e10"], "argument -t/--time: must be 0.01..86400 seconds, not 1e10"),
-        (["5", "1", "-t", "inf"], "must be 0.01..86400 seconds, not inf"),
-        (["5", "1", "-t", "nan"], "must be 0.01..86400 seconds, not nan"),
-        (["5", "1", "--wait", "1e10"], "argument --wait: must be 0.01..86400 seconds, not 1e10"),
-        (["5", "1", "-p", "70000"], "argument -p/--port: must be 0..65535, not 70000"),
-        (["5", "1", "-m", "0"], "argument -m/--max: must be 1..1000000, not 0"),
+        (["0", "1"], "argument n: must be 1..1000000, got 0"),
+        (["1000001", "1"], "argument n: must be 1..1000000, got 1000001"),
+        (["5", "-1"], "argument r: must be 0..1000000, got -1"),
+        (["five", "1"], "argument n: not an integer: 'five'"),
+        (["5", "1", "-t", "abc"], "argument -t/--time: not a number of seconds: 'abc'"),
+        (["5", "1", "-t", "0"], "must be 0.01..86400 seconds, got 0"),
+        (["5", "1", "-t", "1e10"], "argument -t/--time: must be 0.01..86400 seconds, got 1e10"),
+        (["5", "1", "-t", "inf"], "must be 0.01..86400 seconds, got inf"),
+        (["5", "1", "-t", "nan"], "must be 0.01..86400 seconds, got nan"),
+        (["5", "1", "--wait", "1e10"], "argument --wait: must be 0.01..86400 seconds, got 1e10"),
+        (["5", "1", "-p", "70000"], "argument -p/--port: must be 0..65535, got 70000"),
+        (["5", "1", "-m", "0"], "argument -m/--max: must be 1..1000000, got 0"),
         (["5"], "the following arguments are required: r"),
         # (a port, a wait and a log that would not hang or litter, were the address accepted)
         (["5", "1", "-p", "0", "--wait", "0.01", "--log", os.devnull, "-a", ""], "the address cannot be empty"),
@@ -98,8 +98,8 @@ def test_start_game_listens_on_an_ipv6_address(tmp_path, capsys, address):
     "server, problem",
     [
         ("localhost", "is not HOST:PORT"),
-        ("localhost:abc", "'abc' is not a whole number"),
-        ("localhost:0", "the port must be 1..65535, not 0"),
+        ("localhost:abc", "the port of 'localhost:abc': not an integer: 'abc'"),
+        ("localhost:0", "the port of 'localhost:0': must be 1..65535, got 0"),
     ],
 )
 def test_exp_nim_bad_address(capsys, server, problem):
@@ -431,7 +431,7 @@ def test_exp_nim_names_absurd_fields_from_a_server(capsys, messages, problem):
 def test_start_game_t_1e10_is_refused_before_any_player_can_crash(capsys):
     assert start_game_main(["5", "0", "-t", "1e10", "-p", "0"]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and "must be 0.01..86400 seconds, not 1e10" in err
+    assert out == "" and "must be 0.01..86400 seconds, got 1e10" in err
 
 
 def test_exp_nim_refuses_an_empty_name(capsys):

@@ -27,8 +27,9 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 from web_helpers import running_server
 
-from agent.arena.records import plural, read_records
+from agent.arena.records import read_records
 from agent.board import Board, Move
+from agent.cli_support import plural
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
