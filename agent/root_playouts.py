@@ -12,6 +12,7 @@ opening the agent plays as it is. A search idea tried in Python before the core.
 from __future__ import annotations
 
 import random
+import time
 
 from agent.board import Board, Move
 from agent.eval_search import candidates
@@ -22,12 +23,14 @@ def rollout_groups(groups: list) -> list:
     return sorted(groups, key=min)
 
 
-def playout(core_board, rng: random.Random, epsilon: float) -> int:
+def playout(core_board, rng: random.Random, epsilon: float, deadline: float = float("inf")):
     """The margin, for the side to move, of a game played out to its end: each move a
     random group with probability `epsilon`, else a largest group (the first by its
-    top-left cell)."""
+    top-left cell). None if the process's CPU clock passes `deadline` first."""
     margin, sign, position = 0, 1, core_board
     while position.fruit:
+        if time.process_time() > deadline:
+            return None
         groups = rollout_groups(position.groups())
         cells = rng.choice(groups) if rng.random() < epsilon else max(groups, key=len)
         position, points = position.play(cells[0])
@@ -39,27 +42,39 @@ def playout(core_board, rng: random.Random, epsilon: float) -> int:
 class RootPlayoutPlayer:
     """The agent, except while at least `1 - opening` of a full board's fruit is left:
     then its move and the best `top - 1` other candidates (by points minus the greedy
-    pair they leave) get `playouts` epsilon-greedy playouts each, and the best mean wins
-    (the agent's move on ties). The playouts are seeded by the position."""
+    pair they leave) get up to `playouts` epsilon-greedy playouts each, in rounds, within
+    `cpu_share` of the clock left, and the best mean wins (the agent's move on ties, or
+    when no playout of it finished). The playouts are seeded by the position."""
 
-    def __init__(self, top: int = 4, playouts: int = 8, epsilon: float = 0.25, opening: float = 0.1):
+    def __init__(
+        self,
+        top: int = 4,
+        playouts: int = 8,
+        epsilon: float = 0.25,
+        opening: float = 0.1,
+        cpu_share: float = 0.05,
+    ):
         if not (isinstance(top, int) and top >= 1 and isinstance(playouts, int) and playouts >= 1):
             raise ValueError(f"top and playouts must be whole numbers >= 1, not {top!r} and {playouts!r}")
-        if not 0 <= epsilon <= 1 or not 0 <= opening <= 1:
-            raise ValueError(f"epsilon and opening are shares from 0 to 1, not {epsilon!r} and {opening!r}")
-        self.top, self.playouts, self.epsilon, self.opening = top, playouts, epsilon, opening
-        self.name = f"ours+playouts(top={top},n={playouts},eps={epsilon:g},opening={opening:g})"
+        if not 0 <= epsilon <= 1 or not 0 <= opening <= 1 or not 0 <= cpu_share < 1:
+            raise ValueError(
+                f"epsilon, opening and cpu_share are shares from 0 to 1, not {epsilon!r}, {opening!r} and {cpu_share!r}"
+            )
+        self.top, self.playouts, self.epsilon, self.opening, self.cpu_share = top, playouts, epsilon, opening, cpu_share
+        self.name = f"ours+playouts(top={top},n={playouts},eps={epsilon:g},opening={opening:g},cpu={cpu_share:g})"
 
     def choose(self, board: Board, clock_left: float) -> Move:
         from agent.players import SearchPlayer
 
-        move = board.normalize(SearchPlayer().choose(board, clock_left))
         if board.fruit < (1 - self.opening) * board.size**2 or self.top == 1:
-            return move
-        return self.best_by_playouts(board, move)
+            return board.normalize(SearchPlayer().choose(board, clock_left))
+        budget = self.cpu_share * clock_left
+        move = board.normalize(SearchPlayer().choose(board, clock_left - budget))
+        return self.best_by_playouts(board, move, time.process_time() + budget)
 
-    def best_by_playouts(self, board: Board, move: Move) -> Move:
-        """The best of `move` and the other candidates by mean playout margin."""
+    def best_by_playouts(self, board: Board, move: Move, deadline: float = float("inf")) -> Move:
+        """The best of `move` and the other candidates by mean playout margin, over the
+        playouts that finished before the CPU clock's `deadline`."""
         core = board.core()
         rng = random.Random("\n".join(board.rows))
         others = [
@@ -68,9 +83,22 @@ class RootPlayoutPlayer:
             if board.normalize(Move(*cell)) != move
         ][: self.top - 1]
         options = [(move.cell, *core.play(move.cell)), *others]
+        totals, counts = [0] * len(options), [0] * len(options)
+        for _ in range(self.playouts):
+            for i, (_, child, _) in enumerate(options):
+                margin = playout(child, rng, self.epsilon, deadline)
+                if margin is None:
+                    break
+                totals[i] += margin
+                counts[i] += 1
+            else:
+                continue
+            break
         best, best_score = move, None
-        for cell, child, points in options:
-            score = points - sum(playout(child, rng, self.epsilon) for _ in range(self.playouts)) / self.playouts
+        for (cell, _, points), total, count in zip(options, totals, counts):
+            if count == 0:
+                break  # options are played out in order: none after this one finished either
+            score = points - total / count
             if best_score is None or score > best_score:
                 best, best_score = board.normalize(Move(*cell)), score
         return best

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import random
+import time
 
 import pytest
 
@@ -64,11 +65,48 @@ def test_in_the_opening_the_best_mean_playout_wins(monkeypatch):
     assert RootPlayoutPlayer(top=1).choose(board, 10.0) == agent_move
 
 
+def test_a_playout_past_its_deadline_is_none():
+    core = Board.random(3, 10, 4).core()
+    assert playout(core, random.Random(0), 0.5, deadline=time.process_time() - 1.0) is None
+    assert playout(core, random.Random(0), 0.5, deadline=time.process_time() + 60.0) == playout(
+        core, random.Random(0), 0.5
+    )
+
+
+def test_the_playouts_keep_to_their_share_of_the_clock(monkeypatch):
+    """On a full 26x26 board (some 50 ms a playout) a thousand playouts a candidate would
+    take minutes; the search is told the clock less the playouts' share, and the move
+    takes little more than the share."""
+    clocks = []
+
+    def first_group(self, board, clock_left):
+        clocks.append(clock_left)
+        return board.legal_moves()[0]
+
+    monkeypatch.setattr(SearchPlayer, "choose", first_group)
+    board = Board.random(11, 26, 9)
+    player = RootPlayoutPlayer(top=4, playouts=1000, cpu_share=0.02)
+    start = time.process_time()
+    move = player.choose(board, 10.0)
+    spent = time.process_time() - start
+    assert clocks == [pytest.approx(9.8)]
+    assert 0.2 <= spent < 0.2 + 0.1  # the share, and at most a move of a playout and the candidates past it
+    assert move in board.legal_moves()
+
+
+def test_without_time_for_a_playout_the_agent_s_move_is_played(monkeypatch):
+    agent_plays_first_group(monkeypatch)
+    board = Board.random(6, 8, 3)
+    assert RootPlayoutPlayer(top=3, cpu_share=0.0).choose(board, 10.0) == board.legal_moves()[0]
+
+
 def test_bad_settings_are_named():
     with pytest.raises(ValueError, match="top and playouts"):
         RootPlayoutPlayer(top=0)
     with pytest.raises(ValueError, match="shares"):
         RootPlayoutPlayer(epsilon=1.5)
+    with pytest.raises(ValueError, match="shares"):
+        RootPlayoutPlayer(cpu_share=1.0)
 
 
 def test_the_docstring_example():
