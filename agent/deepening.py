@@ -27,6 +27,13 @@ REDUCE_FROM_BOARD_SIZE = 20
 LATE_MOVE_REDUCTION = 2
 FULL_DEPTH_MOVES = 4
 
+# The horizon's evaluation: the fitted blend of the greedy pair and the greedy exchange
+# (agent/evaluations.py), ~0.75x the greedy pair's nodes/s on 26x26. Gated in-process
+# against the greedy pair (docs/strength.md, "Gated changes"): 26x26 p9 at 10 s a player
+# +6.1 +/- 3.0 points a pair (H1, 41 pairs), 12x12 p4 at 5 s +7.1 +/- 4.8 (H1, 35 pairs).
+# Smaller boards, not measured, keep the greedy pair.
+PAIR_EXCHANGE_FROM_BOARD_SIZE = 12
+
 # The core's evaluations by the names agent/evaluations.py registers them under, for a
 # player told which one to search with (SearchPlayer(evaluation=...)).
 EVALUATION_KINDS = {
@@ -138,8 +145,11 @@ def new_searcher(board, tt_bits: int, options: dict):
 def search_options(n: int, greedy_opponent: bool = False, evaluation: str = None) -> dict:
     """The searcher's options on an n x n board; `greedy_opponent`: model the opponent as
     one that always takes a largest group (see Searcher's opponent_model); `evaluation`:
-    the horizon's evaluation by name (EVALUATION_KINDS), None for the agent's own."""
+    the horizon's evaluation by name (EVALUATION_KINDS), None for the agent's own (the
+    greedy pair, the pair exchange from PAIR_EXCHANGE_FROM_BOARD_SIZE)."""
     options = {"opponent_model": MODEL_GREEDY} if greedy_opponent else {}
+    if evaluation is None and not greedy_opponent and n >= PAIR_EXCHANGE_FROM_BOARD_SIZE:
+        evaluation = "pair-exchange"
     if evaluation is not None:
         if evaluation not in EVALUATION_KINDS:
             raise ValueError(f"no evaluation {evaluation!r} (there are {', '.join(EVALUATION_KINDS)})")

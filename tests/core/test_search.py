@@ -98,7 +98,7 @@ def test_reductions_cut_the_tree_of_a_wide_position_and_are_on_for_large_boards_
     nodes = {reduction: Searcher(Board(grid), reduction=reduction).search(4).nodes for reduction in (0, 2)}
     assert nodes[2] * 5 < nodes[0], nodes
     assert search_options(26)["reduction"] > 0 and search_options(20)["reduction"] > 0
-    assert search_options(19) == {} and search_options(12) == {}
+    assert "reduction" not in search_options(19) and "reduction" not in search_options(12)
     assert search_options(12, greedy_opponent=True) == {"opponent_model": MODEL_GREEDY}
     with pytest.raises(ValueError):
         Searcher(Board(grid), reduction=-1)
@@ -111,10 +111,14 @@ def test_reductions_cut_the_tree_of_a_wide_position_and_are_on_for_large_boards_
 
 
 def test_a_player_searches_with_the_evaluation_it_is_given_by_name():
-    """Every registered evaluation can be named; the agent's own is used when none is, and
-    a named one is the one at the horizon (depth 2: minimax over the rules with its oracle)."""
+    """Every registered evaluation can be named; the agent's own is used when none is (the
+    pair exchange from 12x12 up), and a named one is the one at the horizon (depth 2:
+    minimax over the rules with its oracle)."""
     assert EVALUATION_KINDS == {evaluation.name: evaluation.kind for evaluation in EVALUATIONS}
-    assert "eval_kind" not in search_options(26) and "eval_kind" not in search_options(12)
+    assert search_options(26)["eval_kind"] == search_options(12)["eval_kind"] == EVAL_PAIR_EXCHANGE
+    assert search_options(11) == {} and search_options(5) == {}
+    assert "eval_kind" not in search_options(26, greedy_opponent=True)
+    assert search_options(26, evaluation="greedy-pair")["eval_kind"] == EVAL_GREEDY_PAIR
     assert search_options(12, evaluation="pair-exchange") == {"eval_kind": EVAL_PAIR_EXCHANGE}
     with pytest.raises(ValueError, match="pair-exchange"):
         search_options(12, evaluation="pair")
