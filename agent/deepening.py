@@ -27,11 +27,9 @@ REDUCE_FROM_BOARD_SIZE = 20
 LATE_MOVE_REDUCTION = 2
 FULL_DEPTH_MOVES = 4
 
-# The horizon's evaluation: the fitted blend of the greedy pair and the greedy exchange
-# (agent/evaluations.py), ~0.75x the greedy pair's nodes/s on 26x26. Gated in-process
-# against the greedy pair (docs/strength.md, "Gated changes"): 26x26 p9 at 10 s a player
-# +6.1 +/- 3.0 points a pair (H1, 41 pairs), 12x12 p4 at 5 s +7.1 +/- 4.8 (H1, 35 pairs).
-# Smaller boards, not measured, keep the greedy pair.
+# From this size up the horizon is judged by the fitted pair exchange (agent/evaluations.py):
+# it won its gates on 12x12 and 26x26 despite fewer nodes/s (docs/strength.md, "Gated
+# changes"); smaller boards, not measured there, keep the greedy pair.
 PAIR_EXCHANGE_FROM_BOARD_SIZE = 12
 
 # The core's evaluations by the names agent/evaluations.py registers them under, for a

@@ -3,7 +3,7 @@
 An evaluation is what the search guesses is still to come, for the player to move, in a
 position it does not search further. The core computes it fast (ext/evaluation.pyx);
 the oracle says the same thing plainly over the reference rules, and
-tests/test_core_evaluations.py holds every registered kind to its oracle and to the
+tests/core/test_core_evaluations.py holds every registered kind to its oracle and to the
 invariants the search relies on: never negative (the frontier's pruning drops a move
 whose points cannot beat alpha even against an evaluation of 0), and never part of an
 exact result (a solved position's value is its true final margin, whatever the kind).
