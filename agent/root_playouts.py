@@ -83,17 +83,7 @@ class RootPlayoutPlayer:
             if board.normalize(Move(*cell)) != move
         ][: self.top - 1]
         options = [(move.cell, *core.play(move.cell)), *others]
-        totals, counts = [0] * len(options), [0] * len(options)
-        for _ in range(self.playouts):
-            for i, (_, child, _) in enumerate(options):
-                margin = playout(child, rng, self.epsilon, deadline)
-                if margin is None:
-                    break
-                totals[i] += margin
-                counts[i] += 1
-            else:
-                continue
-            break
+        totals, counts = self.play_out_in_rounds([child for _, child, _ in options], rng, deadline)
         best, best_score = move, None
         for (cell, _, points), total, count in zip(options, totals, counts):
             if count == 0:
@@ -102,3 +92,16 @@ class RootPlayoutPlayer:
             if best_score is None or score > best_score:
                 best, best_score = board.normalize(Move(*cell)), score
         return best
+
+    def play_out_in_rounds(self, children: list, rng: random.Random, deadline: float) -> tuple:
+        """(sum of margins, playouts finished) for each child: a playout of each in turn,
+        `playouts` rounds, until the CPU clock passes `deadline`."""
+        totals, counts = [0] * len(children), [0] * len(children)
+        for _ in range(self.playouts):
+            for i, child in enumerate(children):
+                margin = playout(child, rng, self.epsilon, deadline)
+                if margin is None:
+                    return totals, counts
+                totals[i] += margin
+                counts[i] += 1
+        return totals, counts
