@@ -80,7 +80,7 @@ def main(argv=None) -> int:
             return reader_left()
         return 0
     if len(argv) != 1 or argv[0] not in CHOOSERS:
-        print(USAGE, file=sys.stderr)
+        print(USAGE + "\nagent.baselines: " + _misuse(argv), file=sys.stderr)
         return 2
     name = argv[0]
 
@@ -94,6 +94,16 @@ def main(argv=None) -> int:
         return answer_files("input.txt", "output.txt", baseline_choice, program=name)
     except KeyboardInterrupt:  # end as fruit-rage does: one line, exit code 130
         return interrupted(name)
+
+
+def _misuse(argv) -> str:
+    """What is wrong with the words given, when they name no baseline."""
+    names = f"{', '.join(BASELINE_NAMES[:-1])} or {BASELINE_NAMES[-1]}"
+    if not argv:
+        return f"name the baseline to play: {names}"
+    if len(argv) > 1:
+        return f"one baseline at a time, not {len(argv)} words: {' '.join(argv)!r}"
+    return f"no baseline is called {argv[0]!r}: {names}"
 
 
 if __name__ == "__main__":

@@ -119,9 +119,10 @@ class Board:
 
     @classmethod
     def random(cls, seed: int, size: int, types: int) -> "Board":
-        """A full board of `types` fruit types; the same seed always gives the same board."""
-        if not 1 <= size <= rules.MAX_SIZE or not 1 <= types <= 10:
-            raise ValueError(f"need a size of 1..{rules.MAX_SIZE} and 1..10 fruit types")
+        """A full board of `types` fruit types (1..9); the same seed always gives the same
+        board."""
+        if not 1 <= size <= rules.MAX_SIZE or not 1 <= types <= rules.MAX_TYPES:
+            raise ValueError(f"need a size of 1..{rules.MAX_SIZE} and 1..{rules.MAX_TYPES} fruit types")
         return cls(rules.random_board(seed, size, types), types)
 
     @property

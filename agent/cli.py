@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 from agent.cli_support import EXIT_CODES, interrupted, number, reader_left
+from agent.rules import MAX_SIZE, MAX_TYPES
 from agent.timing import LONGEST_CLOCK
 
 DESCRIPTION = """\
@@ -81,9 +82,11 @@ def add_move_arguments(p, prefix: str = "") -> None:
 def _add_perft(sub) -> None:
     p = sub.add_parser(
         "perft",
-        help="count the move tree of a position to a depth",
-        description="Print the number of leaves at each depth 1..DEPTH and the "
-        "speed, for the position in FILE (input.txt format).",
+        help="count the move sequences of a position to a depth",
+        description="For the position in FILE (input.txt format), print at each depth d "
+        "of 1..DEPTH the number of move sequences of exactly d moves (the leaves of the "
+        "move tree, as chess programs count perft: a game that ends in fewer moves adds "
+        "none, so a board one move empties counts 0 at depth 2), and the speed.",
     )
     p.add_argument("file", metavar="FILE", help="a position in input.txt format")
     p.add_argument("depth", metavar="DEPTH", type=_positive_int, help="deepest depth to count, >= 1")
@@ -122,7 +125,8 @@ def _add_command(sub) -> None:
 AGENT_KINDS = (
     "An agent is a built-in name (ours, greedy, random, minimax3), a Python player "
     "py:package.module:factory (the factory, called with no arguments, returns an object "
-    "with name and choose(board, clock_left)), or a shell command that reads input.txt "
+    "with name and choose(board, clock_left); the module is looked for in the current folder "
+    "first, then in the installed packages, as python3 -m does), or a shell command that reads input.txt "
     "and writes output.txt in its current folder."
 )
 
@@ -201,8 +205,8 @@ def _add_match(sub) -> None:
 
 def _add_game_options(p) -> None:
     """The options that say how games are played, shared by match and tournament."""
-    p.add_argument("--size", type=_board_size, default=10, help="board side n, 1..26 (default: 10)")
-    p.add_argument("--types", type=_fruit_types, default=4, help="fruit types p, 1..9 (default: 4)")
+    p.add_argument("--size", type=_board_size, default=10, help=f"board side n, 1..{MAX_SIZE} (default: 10)")
+    p.add_argument("--types", type=_fruit_types, default=4, help=f"fruit types p, 1..{MAX_TYPES} (default: 4)")
     p.add_argument(
         "--time",
         type=_clock_seconds,
@@ -249,7 +253,7 @@ def _add_game_options(p) -> None:
         "--cluster",
         default=None,
         metavar="tcp://HOST:PORT",
-        help="play the games on the workers of this Dask cluster (pip install "
+        help="play the games on the workers of this Dask cluster (python3 -m pip install "
         "'.[cluster]'; see docs/cluster.md) instead of --jobs local processes",
     )
 
@@ -327,13 +331,23 @@ def _add_tune_eval(sub, full: bool = True) -> None:
 
 
 def _add_serve(sub, full: bool = True) -> None:
-    p = sub.add_parser("serve", help="the browser page: play the agent, replay matches, see phases")
+    p = sub.add_parser("serve", help="the browser page: play the agent, replay and analyse matches, see phases")
     p.set_defaults(handler="agent.web.serve")
     if full:
         from agent.web import serve
 
-        p.description = serve.DESCRIPTION + " Needs the web extra: pip install '.[web]'."
+        p.description = serve.DESCRIPTION + " Needs the web extra: python3 -m pip install '.[web]'."
         serve.add_arguments(p)
+
+
+def _add_analyse(sub, full: bool = True) -> None:
+    p = sub.add_parser("analyse", help="every move of recorded games against the agent's best, labelled")
+    p.set_defaults(handler="agent.arena.analyse_command")
+    if full:
+        from agent.arena import analyse_command
+
+        p.description = analyse_command.DESCRIPTION
+        analyse_command.add_arguments(p)
 
 
 def _add_results_argument(p) -> None:
@@ -410,8 +424,8 @@ def _add_play(sub) -> None:
         default="you",
         help="who moves first: you, computer (also: agent) or random (default: you)",
     )
-    p.add_argument("--size", type=_board_size, default=8, help="board side n, 1..26 (default: 8)")
-    p.add_argument("--types", type=_fruit_types, default=3, help="fruit types p, 1..9 (default: 3)")
+    p.add_argument("--size", type=_board_size, default=8, help=f"board side n, 1..{MAX_SIZE} (default: 8)")
+    p.add_argument("--types", type=_fruit_types, default=3, help=f"fruit types p, 1..{MAX_TYPES} (default: 3)")
     p.add_argument(
         "--time", type=_clock_seconds, default=60.0, help="seconds per player, above 0 and up to 1e6 (default: 60)"
     )
@@ -437,8 +451,8 @@ def _first_mover(text: str) -> str:
 
 
 _positive_int = number(int, 1)
-_board_size = number(int, 1, 26)
-_fruit_types = number(int, 1, 9)
+_board_size = number(int, 1, MAX_SIZE)
+_fruit_types = number(int, 1, MAX_TYPES)
 # more than any game needs, within what timers take
 _clock_seconds = number(float, 0, LONGEST_CLOCK, above_low=True)
 _delay_seconds = number(float, 0, 3600)  # time.sleep fails on a negative, nan or huge delay
@@ -446,7 +460,7 @@ _delay_seconds = number(float, 0, 3600)  # time.sleep fails on a negative, nan o
 
 # Subcommands whose options live in modules of their own: a command line that names
 # another subcommand (a move with options pays for every import) does not load them.
-LAZY_SUBCOMMANDS = {"tune-eval": _add_tune_eval, "serve": _add_serve}
+LAZY_SUBCOMMANDS = {"tune-eval": _add_tune_eval, "serve": _add_serve, "analyse": _add_analyse}
 
 
 def build_parser(argv=None):
@@ -463,6 +477,15 @@ def build_parser(argv=None):
         def error(self, message):
             self.print_usage(sys.stderr)
             self.exit(2, f"{self.prog}: {message}\n")
+
+        def parse_args(self, args=None, namespace=None):
+            """Words left over after a subcommand are refused in its name, with its usage
+            (argparse would refuse them in the name of the whole command)."""
+            parsed, extra = self.parse_known_args(args, namespace)
+            if extra:
+                owner = sub.choices[parsed.command] if getattr(parsed, "command", None) else self
+                owner.error(f"unrecognized arguments: {' '.join(extra)}")
+            return parsed
 
     parser = Parser(prog="fruit-rage", description=DESCRIPTION, epilog=EXIT_CODES)
     parser.add_argument("--version", action="version", version=f"fruit-rage {__version__}")
@@ -510,7 +533,9 @@ def main(argv=None) -> int:
     except ModuleNotFoundError as error:
         if error.name != "agent._core":
             raise
-        print(core_missing(), file=sys.stderr)
+        words = sys.argv[1:] if argv is None else argv
+        subcommand = words[0] if words and not words[0].startswith("-") else None
+        print(core_missing("fruit-rage" + (f" {subcommand}" if subcommand else "")), file=sys.stderr)
         return 1
 
 
@@ -529,18 +554,19 @@ def _run_command(argv) -> int:
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     _take_bare_move_options(parser, args)
+    program = "fruit-rage" if args.command is None else f"fruit-rage {args.command}"
     try:
         return importlib.import_module(args.handler).run(args)
     except KeyboardInterrupt:
-        return interrupted("fruit-rage")
+        return interrupted(program)
     except BrokenPipeError:
         return reader_left()
     except OSError as error:  # one no handler names as its own file's: stdout on a full disk
-        print(f"fruit-rage {args.command}: {error.strerror or error}", file=sys.stderr)
+        print(f"{program}: {error.strerror or error}", file=sys.stderr)
         return reader_left()
 
 
-def core_missing() -> str:
+def core_missing(program: str = "fruit-rage") -> str:
     """What to do when the compiled core is not beside the package's modules: most often
     `python3 -m agent` in the source folder after a plain install, where the source tree
     hides the installed package."""
@@ -550,7 +576,7 @@ def core_missing() -> str:
 
     package = os.path.dirname(os.path.abspath(agent.__file__))
     source_tree = os.path.exists(os.path.join(os.path.dirname(package), "setup.py"))
-    message = f"fruit-rage: the compiled core (agent._core) is not in {package}.\n"
+    message = f"{program}: the compiled core (agent._core) is not in {package}.\n"
     if source_tree:
         return (
             message + "That is a source tree: run in its folder, Python takes it for the installed\n"

@@ -1,7 +1,7 @@
 """What every command here does alike, fruit-rage's and the Nim games': its exit codes, how
-Ctrl-C and a reader that left end it, its number arguments, counts in words, and the text
-files it reads (a byte order mark skipped, only a regular file opened where a FIFO or a
-device could hang it).
+Ctrl-C and a reader that left end it, its number arguments, counts in words, text from
+outside shown with its control characters escaped, and the text files it reads (a byte
+order mark skipped, only a regular file opened where a FIFO or a device could hang it).
 
 The Nim games import it from here: both packages ship in one distribution, and a package
 of its own would be more than these few helpers are. A move loads it (gamefile,
@@ -89,6 +89,18 @@ def plural(count: int, word: str, words: str = "") -> str:
     return f"{count} {word}" if count == 1 else f"{count} {words or word + 's'}"
 
 
+def printable(text) -> str:
+    """`text` from outside (an agent's stderr or answer, a record read from a file, a
+    server's message) as it may go to a terminal: every character that is not printable
+    (control characters, which move the cursor, clear the screen or set the window's
+    title; bidirectional overrides, which reorder what a line says; line separators)
+    written as Python writes it in a string, \\x1b, \\n or \\u202e."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
@@ -103,3 +115,19 @@ def is_regular_file(mode: int) -> bool:
     folder, a link (from lstat), a FIFO that would wait for a writer or a device that may
     never end."""
     return mode & 0o170000 == 0o100000  # S_IFMT, S_IFREG
+
+
+# S_IFDIR, S_IFIFO, S_IFCHR, S_IFBLK, S_IFSOCK, S_IFLNK
+_FILE_KINDS = {
+    0o040000: "a folder",
+    0o010000: "a FIFO",
+    0o020000: "a device",
+    0o060000: "a device",
+    0o140000: "a socket",
+    0o120000: "a symbolic link",
+}
+
+
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, for a message: `a FIFO`, `a folder`..."""
+    return _FILE_KINDS.get(mode & 0o170000, "a special file")

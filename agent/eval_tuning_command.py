@@ -74,7 +74,7 @@ def run(args) -> int:
     from agent.eval_tuning import tune
 
     try:
-        records = [record for path in args.records for record in read_records(path)]
+        records = [record for path in args.records for record in read_records(path, program="fruit-rage tune-eval")]
         result = tune(
             records,
             seed=args.seed,

@@ -5,8 +5,8 @@ board, fruit digits >= p, a UTF-8 byte order mark. Everything else raises InputE
 the line it is about.
 """
 
-from agent.cli_support import is_regular_file, without_bom
-from agent.oscalls import getpid, lstat, replace, unlink
+from agent.cli_support import file_kind, is_regular_file, without_bom
+from agent.oscalls import getpid, lstat, replace, stat, unlink
 from agent.rules import DIGITS, EMPTY, MAX_SIZE, is_empty
 
 
@@ -134,7 +134,12 @@ MAX_INPUT_BYTES = 64 * 1024
 
 
 def read_input(path: str) -> GameInput:
+    """The position in the file at `path`, which must be a regular file: told before any
+    open, as a FIFO's would wait for a writer, and a device's may never end."""
     try:
+        mode = stat(path).st_mode
+        if not is_regular_file(mode):
+            raise InputError(f"{file_kind(mode)}, not a regular file")
         with open(path, "rb") as handle:
             data = handle.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:

@@ -19,10 +19,11 @@ def main() -> int:
             from agent.cli import main as cli_main
 
             return cli_main()
+        program = "fruit-rage move" if sys.argv[1] == "move" else "fruit-rage"
         try:
-            return play_files(**options)
+            return play_files(**options, program=program)
         except KeyboardInterrupt:
-            return interrupted("fruit-rage")
+            return interrupted(program)
     return play_competition_files()
 
 
@@ -102,13 +103,21 @@ def run(args) -> int:
         args.verbose,
         greedy_opponent=args.opponent == "greedy",
         depth=args.depth,
+        program="fruit-rage move" if args.command == "move" else "fruit-rage",
     )
 
 
 def play_files(
-    input_path: str, output_path: str, calibration_path=None, verbose=False, greedy_opponent=False, depth=None
+    input_path: str,
+    output_path: str,
+    calibration_path=None,
+    verbose=False,
+    greedy_opponent=False,
+    depth=None,
+    program: str = "fruit-rage",
 ) -> int:
-    """The agent's move: input_path -> output_path."""
+    """The agent's move: input_path -> output_path; `program` names the command in its
+    messages (`fruit-rage move`, or `fruit-rage` for the bare call)."""
 
     def agent_choice(game) -> tuple:
         from agent.calibration import load
@@ -118,7 +127,7 @@ def play_files(
         choice = choose_move(game, load(path), verbose=verbose, greedy_opponent=greedy_opponent, depth=depth)
         return choice.name, choice.next_grid
 
-    return answer_files(input_path, output_path, agent_choice)
+    return answer_files(input_path, output_path, agent_choice, program)
 
 
 def answer_files(input_path: str, output_path: str, choose, program: str = "fruit-rage") -> int:

@@ -1,19 +1,22 @@
-"""`fruit-rage perft FILE DEPTH`: leaf counts per depth and the speed of counting them."""
+"""`fruit-rage perft FILE DEPTH`: for each depth d up to DEPTH, the number of move sequences
+of exactly d moves (perft as chess programs count it: a game that ends sooner adds none),
+and the speed of counting them."""
 
 from __future__ import annotations
 
 import sys
 import time
 
+from agent.cli_support import plural
 from agent.gamefile import InputError, read_input
-from agent.rules import fruit_count, perft
+from agent.rules import perft
 
 
 def run(args) -> int:
     try:
         game = read_input(args.file)
     except InputError as error:
-        print(f"fruit-rage: {args.file}: {error}", file=sys.stderr)
+        print(f"fruit-rage perft: {args.file}: {error}", file=sys.stderr)
         return 2
     if args.reference:
         count = lambda depth: perft(game.grid, depth)  # noqa: E731
@@ -21,20 +24,22 @@ def run(args) -> int:
         from agent._core import Board
 
         count = _interruptible(Board(game.grid).perft)
-    # every move takes at least one fruit: deeper than that, every count is the same
-    deepest = min(args.depth, fruit_count(game.grid))
     print(f"{'depth':>5} {'leaves':>16} {'seconds':>9} {'leaves/s':>12}", flush=True)
-    for depth in range(1, deepest + 1):
+    for depth in range(1, args.depth + 1):
         start = time.perf_counter()
         leaves = count(depth)
         elapsed = time.perf_counter() - start
         rate = leaves / elapsed if elapsed > 0 else float("inf")
         print(f"{depth:>5} {leaves:>16,} {elapsed:>9.3f} {rate:>12,.0f}", flush=True)
-    if deepest < args.depth:
-        print(
-            f"(every game from here ends within {deepest} moves: the counts of depths "
-            f"{deepest + 1}..{args.depth} are those of depth {deepest})"
-        )
+        if leaves == 0 and depth < args.depth:
+            # every move takes a fruit, so this comes by the depth of the fruit count + 1
+            deeper = (
+                f"the count of depth {args.depth} is"
+                if depth + 1 == args.depth
+                else f"the counts of depths {depth + 1}..{args.depth} are"
+            )
+            print(f"(every game from here ends within {plural(depth - 1, 'move')}: {deeper} 0 too)")
+            break
     return 0
 
 

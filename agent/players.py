@@ -170,15 +170,15 @@ def player_from_name(name: str, **params) -> Player:
 
 def player_from_python(text: str, **params) -> Player:
     """The player that `py:package.module:factory` names: the factory, called with
-    `params` (none by default). ValueError saying what is wrong when it cannot be had."""
-    import importlib
-
+    `params` (none by default). The module is found as `python -m` finds one: in the
+    current folder first, then in the environment. ValueError saying what is wrong when
+    it cannot be had."""
     spec = text[len("py:") :] if text.startswith("py:") else text
     module_name, sep, attribute = spec.partition(":")
     if not (module_name and sep and attribute):
         raise ValueError(f"{text!r}: expected py:package.module:factory")
     try:
-        module = importlib.import_module(module_name)
+        module = _import_like_python_m(module_name)
     except ImportError as error:
         raise ValueError(f"{text!r}: cannot import {module_name}: {error}") from None
     except Exception as error:  # the user's module failed while importing
@@ -204,3 +204,21 @@ def player_from_python(text: str, **params) -> Player:
         except AttributeError:
             pass
     return player
+
+
+def _import_like_python_m(module_name: str):
+    """Import with the current folder searched first. Afterwards the folder moves to the
+    end of the path: the module's own later imports of its neighbours still resolve, but
+    a file of the user's folder never shadows a module of the environment."""
+    import importlib
+    import os
+    import sys
+
+    here = os.getcwd()
+    sys.path.insert(0, here)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        sys.path.remove(here)
+        if here not in sys.path:
+            sys.path.append(here)

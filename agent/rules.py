@@ -8,6 +8,7 @@ Cython core (agent._core) does the same work at speed and the tests hold it to t
 EMPTY = "*"
 DIGITS = "0123456789"
 MAX_SIZE = 26
+MAX_TYPES = 9  # the most fruit types a new board is drawn with (the competition's p <= 9)
 COLUMN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 Grid = tuple  # tuple[str, ...]: n rows of n characters
@@ -124,8 +125,9 @@ def fruit_count(grid: Grid) -> int:
 
 
 def perft(grid: Grid, depth: int) -> int:
-    """Leaf count of the move tree to `depth`; an emptied box is a leaf at any depth."""
-    if depth == 0 or is_empty(grid):
+    """The number of move sequences of exactly `depth` moves from `grid` (1 for depth 0, the
+    empty sequence): a game that ends sooner adds none, and an empty box counts 0."""
+    if depth == 0:
         return 1
     return sum(perft(remove_and_fall(grid, group), depth - 1) for group in groups(grid))
 

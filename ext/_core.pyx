@@ -11,7 +11,7 @@ include "table.pyx"
 include "search.pyx"
 include "perft.pyx"
 
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport INT64_MAX, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
@@ -332,15 +332,19 @@ cdef class Searcher:
         table_free(&self.s.table)
         free_plies(&self.s.buffers)
 
-    def search(self, int depth, int alpha=-INFINITE, int beta=INFINITE, double deadline=1e300):
+    def search(self, int depth, int alpha=-INFINITE, int beta=INFINITE, double deadline=1e300,
+               long long max_nodes=0):
         """Search the root to `depth` within (alpha, beta), stopping when the process CPU
-        clock passes `deadline`; a DepthResult says what it found."""
+        clock passes `deadline` or, given `max_nodes`, once about that many nodes are visited
+        (within 256: the same cut on any machine); a DepthResult says what it found."""
         if depth < 1:
             raise ValueError("depth must be >= 1")
+        if max_nodes < 0:
+            raise ValueError("max_nodes must be >= 0 (0: no cap)")
         depth = min(depth, self.board.pos.fruit)
         if not reserve_plies(&self.s.buffers, depth + 1, max(self.board.pos.fruit, 1)):
             raise MemoryError(f"search buffers for {depth + 1} plies")
-        start_search(&self.s, deadline)
+        start_search(&self.s, deadline, max_nodes if max_nodes else INT64_MAX)
         cdef int32_t value
         with nogil:
             value = negamax(&self.s, &self.board.pos, depth, alpha, beta, 0)

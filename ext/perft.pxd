@@ -3,6 +3,6 @@ from libc.stdint cimport int64_t
 
 from core_types cimport Position
 
-# Leaves of the move tree to `depth`; an emptied board is a leaf at any depth. -1 when
-# there is no memory for the group lists.
+# The number of move sequences of exactly `depth` moves (perft as chess programs count it):
+# a board emptied sooner adds none. -1 when there is no memory for the group lists.
 cdef int64_t perft(const Position *pos, int depth) noexcept nogil

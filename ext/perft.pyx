@@ -1,11 +1,11 @@
-# Perft unit (contract: perft.pxd): the move tree's leaf count, the core's check against
-# the rules and its speed yardstick. Each position's groups are built from its parent's,
-# the last ply only counts them, and nothing is hashed.
+# Perft unit (contract: perft.pxd): the number of move sequences of a given length, the
+# core's check against the rules and its speed yardstick. Each position's groups are
+# built from its parent's, the last ply only counts them, and nothing is hashed.
 from libc.stdlib cimport free, malloc
 
 
 cdef int64_t perft_below(const Position *pos, int depth, GroupList *lists) noexcept nogil:
-    """Leaves under `pos`, whose groups lists[0] holds; depth >= 1."""
+    """Move sequences of `depth` moves from `pos`, whose groups lists[0] holds; depth >= 1."""
     cdef Position child
     cdef ColumnCounts counts
     cdef const Group *g
@@ -19,8 +19,8 @@ cdef int64_t perft_below(const Position *pos, int depth, GroupList *lists) noexc
         g = &lists.groups[i]
         play_group_unhashed(&child, pos, g, group_masks(lists, g))
         if child.fruit == 0:
-            leaves += 1
-        elif depth == 2:
+            continue    # the game ended before `depth` moves: no sequence that long
+        if depth == 2:
             leaves += count_child_groups(&child, g, &counts)
         else:
             list_child_groups(lists, g, &child, lists + 1)
@@ -36,8 +36,10 @@ cdef int64_t perft(const Position *pos, int depth) noexcept nogil:
     cdef uint32_t *pool
     cdef int64_t leaves
     cdef int p
-    if depth == 0 or pos.fruit == 0:
-        return 1
+    if depth == 0:
+        return 1    # the empty sequence
+    if pos.fruit == 0:
+        return 0
     lists = <GroupList *> malloc(plies * sizeof(GroupList))
     groups = <Group *> malloc(plies * room * sizeof(Group))
     pool = <uint32_t *> malloc(plies * room * sizeof(uint32_t))

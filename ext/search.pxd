@@ -54,6 +54,7 @@ ctypedef struct SearchStats:
 
 ctypedef struct SearchClock:
     double deadline             # process CPU seconds
+    int64_t node_limit          # stop once this many nodes are visited (a machine-independent cap)
     bint stop
 
 ctypedef struct RootProgress:
@@ -74,8 +75,9 @@ ctypedef struct SearchState:
 # every call); False when the memory is not there (nothing is lost).
 cdef bint reserve_plies(PlyBuffers *buffers, int plies, int room) noexcept nogil
 cdef void free_plies(PlyBuffers *buffers) noexcept nogil
-# Zero the statistics and the root's progress, set the deadline: before each search.
-cdef void start_search(SearchState *s, double deadline) noexcept nogil
+# Zero the statistics and the root's progress, set the deadline and the node cap: before
+# each search.
+cdef void start_search(SearchState *s, double deadline, int64_t node_limit) noexcept nogil
 # The key the table stores the node at `ply` of position `pos` under.
 cdef uint64_t node_key(const SearchState *s, const Position *pos, int ply) noexcept nogil
 cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alpha, int32_t beta,

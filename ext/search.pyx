@@ -3,7 +3,7 @@
 # principal-variation search, the table, move ordering (table move, then group size, then
 # history) and an evaluation at the horizon. Iterative deepening, aspiration windows and
 # the clock policy are the Python driver's (agent/search.py); this unit searches one depth
-# and stops at the hard CPU deadline it is given.
+# and stops at the hard CPU deadline, or the node cap, it is given.
 from libc.math cimport sqrt
 from libc.stdlib cimport free, realloc
 from libc.string cimport memset
@@ -64,9 +64,10 @@ cdef void free_plies(PlyBuffers *buffers) noexcept nogil:
     memset(buffers, 0, sizeof(PlyBuffers))
 
 
-cdef void start_search(SearchState *s, double deadline) noexcept nogil:
+cdef void start_search(SearchState *s, double deadline, int64_t node_limit) noexcept nogil:
     memset(&s.stats, 0, sizeof(SearchStats))
     s.clock.deadline = deadline
+    s.clock.node_limit = node_limit
     s.clock.stop = False
     s.root.moves_done = 0
 
@@ -84,9 +85,12 @@ cdef inline double cpu_seconds() noexcept nogil:
 
 
 cdef inline bint enter_node(SearchState *s) noexcept nogil:
-    """Count a node and look at the clock now and then; True when the search must stop."""
+    """Count a node and look at the clock and the node cap now and then; True when the
+    search must stop."""
     s.stats.nodes += 1
-    if s.stats.nodes % CLOCK_POLL_NODES == 0 and cpu_seconds() >= s.clock.deadline:
+    if s.stats.nodes % CLOCK_POLL_NODES == 0 and (
+        s.stats.nodes >= s.clock.node_limit or cpu_seconds() >= s.clock.deadline
+    ):
         s.clock.stop = True
     return s.clock.stop
 

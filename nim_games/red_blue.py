@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import textwrap
 from typing import Iterator, NamedTuple, Optional
 
 from agent.cli_support import EXIT_CODES, plural
@@ -111,10 +112,11 @@ class RedBlueNim:
             return "you cannot take a negative number of marbles"
         if move.red + move.blue == 0:
             return "you must take at least one marble"
-        if not self.fits(state, move):
-            return f"there are only {state.red} red and {state.blue} blue marbles"
+        # The rule first: `5 0` breaks it whatever the piles hold.
         if self.rules == "classic" and move not in CLASSIC_MOVE_ORDER[self.version]:
             return "classic rules: take 1 or 2 marbles from one pile only"
+        if not self.fits(state, move):
+            return f"there are only {state.red} red and {state.blue} blue marbles"
         return None
 
     def apply(self, state: NimState, move: Take) -> NimState:
@@ -361,9 +363,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="red-blue-nim",
         description="Play Red-Blue Nim against a minimax computer player. With no arguments, asks for each setting.",
         epilog="Moves are typed as two numbers, red then blue: '2 0' takes two red.\n"
-        "Classic rules (default): 1 or 2 from one pile; the game ends when a pile is empty,\n"
-        "and 2 points per red and 3 per blue left decide the score. Free rules: take any\n"
-        "red and blue, at least one marble.\n" + EXIT_CODES,
+        f"Classic rules (the default):\n{textwrap.indent(RULES_TOLD['classic'], '  ')}\n"
+        f"Free rules:\n{textwrap.indent(RULES_TOLD['free'], '  ')}\n"
+        "Who moves first: you, computer or random, as the positional word or --first says.\n" + EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("num_red", nargs="?", type=argument_type(parse_pile), help=f"red marbles, 1..{MAX_PILE}")
@@ -380,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         metavar="first",
         type=argument_type(parse_first),
-        help="who moves first: computer (default), human, or as --first says it",
+        help="who moves first: you, computer (default) or random (human, the taught word, is you)",
     )
     parser.add_argument(
         "depth",

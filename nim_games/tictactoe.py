@@ -164,7 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tictactoe",
         description="Play tic-tac-toe against a perfect minimax player.",
-        epilog="Type a move as row and column, each 0..2, e.g. '2 2' for the bottom-right corner.\n" + EXIT_CODES,
+        epilog="X moves first; three in a row, a column or a diagonal wins, and a full board\n"
+        "without one is a draw. Type a move as row and column, each 0..2, e.g. '2 2' for\n"
+        "the bottom-right corner.\n" + EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(

@@ -138,7 +138,7 @@ def random_game_record(seed: int, size: int, types: int, fault_at=None) -> dict:
                 {
                     "player": side,
                     "move": move_name(cell),
-                    "cpu": 9.9,
+                    "cpu": 10.0,  # its clock ran out
                     "points": 0,
                     "fault": "time",
                     "reason": "out of time",

@@ -1,12 +1,30 @@
-"""Shared test helpers for Fruit Rage: random settled grids (plain and hypothesis)."""
+"""Shared test helpers for Fruit Rage: random settled grids (plain and hypothesis), and
+the command line run as `python3 -m agent`."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 from hypothesis import strategies as st
+from paths import PROJECT_ROOT
 
 from agent import rules
+
+
+def fruit_rage(*args, cwd, timeout: float = 600):
+    """`fruit-rage ARGS` run from `cwd` (this project on the path), no standard input."""
+    return subprocess.run(
+        [sys.executable, "-m", "agent", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": PROJECT_ROOT},
+        timeout=timeout,
+    )
 
 
 def settle(columns, n):

@@ -1,11 +1,13 @@
 """Helpers of the web tests: a real `python -m agent.web` server on a free port (serve,
-load and browser tests), and the page's colours read from its style sheet (palette and
-terminal tests)."""
+load, hostile and browser tests) and the memory of its process, files of long recorded
+games, and the page's colours read from its style sheet (palette and terminal tests)."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import random
 import re
 import signal
 import socket
@@ -18,6 +20,7 @@ import httpx
 from paths import PROJECT_ROOT
 
 import agent.web
+from agent.board import Board
 
 STYLE = (Path(agent.web.__file__).parent / "static" / "style.css").read_text()
 
@@ -108,3 +111,45 @@ def stop(process) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def rss_mb(pid: int) -> float:
+    """A process's resident memory (VmRSS) in MB."""
+    with open(f"/proc/{pid}/status") as status:
+        kilobytes = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+    return kilobytes / 1024
+
+
+def long_game_record(size: int, types: int, seed: int) -> dict:
+    """A game as `match --out` records it in which each side takes a smallest group every
+    turn: about as many moves as a board of `size` allows."""
+    rng = random.Random(seed)
+    board = start = Board.random(seed, size, types)
+    side = first = "A"
+    moves, scores = [], {"A": 0, "B": 0}
+    while not board.is_over:
+        group = min(board.groups(), key=lambda group: (group.points, rng.random()))
+        board, points = board.play(group.move)
+        moves.append({"player": side, "move": group.move.name, "cpu": 0.01, "points": points})
+        scores[side] += points
+        side = "B" if side == "A" else "A"
+    return {
+        "game": 1,
+        "seed": seed,
+        "size": size,
+        "types": types,
+        "time": 10.0,
+        "agents": {"A": "alpha", "B": "beta"},
+        "first": first,
+        "board": list(start.rows),
+        "moves": moves,
+        "scores": scores,
+        "winner": None if scores["A"] == scores["B"] else max(scores, key=scores.get),
+        "reason": "",
+        "fault": None,
+    }
+
+
+def records_file(record: dict, games: int) -> bytes:
+    """A JSONL file of `games` copies of `record` numbered from 1."""
+    return b"".join(json.dumps({**record, "game": game}).encode() + b"\n" for game in range(1, games + 1))

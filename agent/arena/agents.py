@@ -93,9 +93,10 @@ _PROTOCOL_FILES = {"input.txt", "output.txt"}
 
 def command_problem(text: str):
     """Why a shell-command agent cannot run, or None: its program (the first word after
-    any VAR=value) is not found, or it or a later word is a relative path, which the
-    fresh folder of every move would not have. Caught before the first game: otherwise
-    every move would be a forfeit. Commands too shell-ish to judge are let through."""
+    any VAR=value) is not found, it or a later word is a relative path, which the fresh
+    folder of every move would not have, or its script does not exist. Caught before the
+    first game: otherwise every move would be a forfeit. Commands too shell-ish to judge
+    are let through."""
     if not text.strip():
         return "the command is empty"
     try:
@@ -118,6 +119,30 @@ def command_problem(text: str):
         path = word.partition("=")[2] if word.startswith("-") else word  # --weights=net.bin
         if before != "-m" and _names_a_relative_path(path):  # python's -m takes a module
             return _relative(path)
+    return _missing_script(words[1:])
+
+
+# Options after which an interpreter runs no script file: python's -m module and -c code.
+_NO_SCRIPT_AFTER = {"-m", "-c", "-e"}
+# Endings of a script an interpreter runs. Only those: a program's first argument may be a
+# file it is to create (`touch /tmp/marker`).
+_SCRIPT_ENDINGS = (".py", ".js", ".mjs", ".rb", ".pl", ".php", ".lua", ".sh", ".jar")
+
+
+def _missing_script(arguments) -> Optional[str]:
+    """Why the program's first argument that is not an option cannot be its script, or
+    None: it ends as a script does and no such file exists, as `python3 /abs/g.py` with
+    no g.py there."""
+    for word in arguments:
+        if word in _NO_SCRIPT_AFTER:
+            return None
+        if word.startswith("-"):
+            continue
+        if not word.endswith(_SCRIPT_ENDINGS) or os.path.exists(word):
+            return None
+        if os.path.isabs(word):
+            return f"{word}: no such file"
+        return f"{word}: no such file, and every move runs in a fresh folder: give the script's absolute path"
     return None
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import sys
 
 from agent.arena.audit import audit_game
-from agent.arena.records import read_records
-from agent.cli_support import plural
+from agent.arena.records import read_records, shown_agents
+from agent.cli_support import plural, printable
 
 
 def run(args) -> int:
     try:
-        records = read_records(args.results, args.game)  # checked: every move replays
+        records = read_records(args.results, args.game, "fruit-rage audit")  # checked: every move replays
     except ValueError as error:
         print(f"fruit-rage audit: {error}", file=sys.stderr)
         return 2
@@ -31,10 +31,11 @@ def run(args) -> int:
 
 
 def game_report(record: dict, audit) -> str:
-    agents, scores = record["agents"], record["scores"]
+    agents, scores = shown_agents(record["agents"]), record["scores"]
     lines = [
         f"game {record['game']}: A {agents['A']}, B {agents['B']}; "
-        f"final A {scores['A']} - B {scores['B']}" + (f" ({record['reason']})" if record.get("fault") else "")
+        f"final A {scores['A']} - B {scores['B']}"
+        + (f" ({printable(record['reason'])})" if record.get("fault") else "")
     ]
     if audit.moves == 0:
         lines.append("  no moves to audit: the first move lost the game")
@@ -85,7 +86,8 @@ def summary(audits) -> str:
     lines = [f"Over {len(audits)} games, in the solved ends:"]
     for agent, (moves, points, games) in totals.items():
         lines.append(
-            f"  {agent}: {plural(moves, 'move')}, {plural(points, 'point')} given away, in {plural(len(games), 'game')}"
+            f"  {printable(agent)}: {plural(moves, 'move')}, {plural(points, 'point')} given away, "
+            f"in {plural(len(games), 'game')}"
         )
     games = f"game {changed[0]}" if len(changed) == 1 else f"games {', '.join(changed)}"
     lines.append("  games whose result the solved end changed: " + (f"{len(changed)} ({games})" if changed else "none"))

@@ -115,7 +115,7 @@ def _require_distributed() -> None:
         import distributed  # noqa: F401
     except ImportError as error:
         raise ClusterError(
-            f"a Dask cluster needs the cluster extra: pip install 'fruit-rage[cluster]' "
+            f"a Dask cluster needs the cluster extra: python3 -m pip install '.[cluster]' "
             f"({error.name or error} is missing)"
         ) from None
 
@@ -176,7 +176,7 @@ def check_workers(client, address: str, here: dict) -> None:
             raise ClusterMismatch(
                 f"worker {worker} of {address} cannot run this project "
                 f"({type(there).__name__}: {there}): install fruit-rage there, "
-                f"the same version as here, with pip install '.[cluster]'"
+                f"the same version as here, with python3 -m pip install '.[cluster]'"
             )
         differences = version_differences(here, there)
         if differences:

@@ -163,11 +163,11 @@ class CgroupContainment:
 
     def start(self, start: Start) -> CgroupMove:
         folder = os.path.join(self.parent, f"fruit-rage-move-{os.getpid()}-{next(self._numbers)}")
-        try:
-            os.mkdir(folder)
-        except OSError as error:
-            raise ContainmentFailed(f"cannot make a cgroup in {self.parent}: {error.strerror}") from None
-        try:
+        try:  # made inside the try: a Ctrl-C just after the mkdir still removes it
+            try:
+                os.mkdir(folder)
+            except OSError as error:
+                raise ContainmentFailed(f"cannot make a cgroup in {self.parent}: {error.strerror}") from None
             if not os.path.exists(os.path.join(folder, "cgroup.kill")):
                 raise ContainmentFailed("this kernel's cgroups have no cgroup.kill (Linux 5.14)")
             return CgroupMove(folder, start)
@@ -230,7 +230,9 @@ class CgroupMove(RunningMove):
                 self._wait_empty()
                 cpu = self._cpu()
             finally:
-                _remove_cgroup(self.folder)
+                if not _remove_cgroup(self.folder):  # interrupted while its processes were dying
+                    self._wait_empty()
+                    _remove_cgroup(self.folder)
         self.process.returncode = os.waitstatus_to_exitcode(status)
         return MoveEnd(self.process.returncode, cpu)
 

@@ -1,13 +1,15 @@
 """Boards for the terminal: column letters on top, row numbers on the left, every fruit
 type its digit on its own background colour, and a move's group highlighted. Plain
 digits when not on a terminal or when NO_COLOR is set (https://no-color.org). A board
-too tall for the terminal is drawn two rows a line. And the person's typed lines, read
-safely and against a deadline."""
+too tall for the terminal is folded: its rows in bands side by side, every cell still
+its digit. And the person's typed lines, read safely and against a deadline."""
 
 from __future__ import annotations
 
 import io
+import math
 import os
+import re
 import select
 import time
 
@@ -43,11 +45,12 @@ FRUIT_COLOURS = (
 )
 # A highlighted fruit swaps digit and background, underlined: no plain fruit looks so.
 HIGHLIGHT = "7;4"
-HIGHLIGHT_HALF = WHITE_INK  # in a two-rows-a-line board
 RESET = "\x1b[0m"
 EMPTY_SHOWN = "."
 HIGHLIGHT_PLAIN = "#"  # without colour a highlighted fruit shows as this mark
-UPPER_HALF, LOWER_HALF = "\u2580", "\u2584"
+LABEL = 4  # columns of a row's number and the space after it
+BAND_GAP = "   "  # between the bands of a folded board, and between boards side by side
+ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def typed_input(stdin):
@@ -65,12 +68,15 @@ def use_colour(stream) -> bool:
     return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
 
 
-def render_board(grid, highlight=frozenset(), colour: bool = False) -> str:
+def render_board(grid, highlight=frozenset(), colour: bool = False, rows=None, compact: bool = False) -> str:
+    """The board (only `rows`, a range, when given) under its column letters; `compact`:
+    no space between cells, so that a wide board takes half the columns."""
     n = len(grid)
-    lines = ["    " + " ".join(COLUMN_LETTERS[:n])]
-    for row in range(n):
+    between = "" if compact else " "
+    lines = [" " * LABEL + between.join(COLUMN_LETTERS[:n])]
+    for row in range(n) if rows is None else rows:
         cells = (_cell(grid[row][col], (row, col) in highlight, colour) for col in range(n))
-        lines.append(f"{row + 1:>3} " + " ".join(cells))
+        lines.append(f"{row + 1:>{LABEL - 1}} " + between.join(cells))
     return "\n".join(lines)
 
 
@@ -84,47 +90,40 @@ def _cell(ch: str, highlighted: bool, colour: bool) -> str:
     return f"\x1b[{codes}m{ch}{RESET}"
 
 
-def render_half_rows(grid, highlight=frozenset()) -> str:
-    """The board in colour at half its height: each line shows two rows, the upper one in
-    the top half of each character cell, so that a 26x26 board takes 14 lines."""
+def fitted_board(grid, highlight=frozenset(), colour: bool = False, lines=None, columns=None) -> str:
+    """The board in at most `lines` lines and `columns` columns (None: no limit): whole
+    when it fits, else folded into the fewest bands of rows, side by side, that fit its
+    height, their cells spaced when that fits the width. Every cell shows its digit in
+    every layout; a board that fits no layout is drawn whole."""
     n = len(grid)
-    lines = ["      " + " ".join(COLUMN_LETTERS[:n])]
-    for top in range(0, n, 2):
-        label = f"{top + 1}-{top + 2}" if top + 1 < n else f"{top + 1}"
-        cells = []
-        for col in range(n):
-            upper = _half_colour(grid, top, col, highlight)
-            lower = _half_colour(grid, top + 1, col, highlight) if top + 1 < n else None
-            cells.append(_half_cell(upper, lower))
-        lines.append(f"{label:>5} " + " ".join(cells))
-    return "\n".join(lines)
-
-
-def _half_colour(grid, row: int, col: int, highlight):
-    """The xterm colour of a cell in the half-height board, None when empty."""
-    ch = grid[row][col]
-    if ch == EMPTY:
-        return None
-    return HIGHLIGHT_HALF if (row, col) in highlight else FRUIT_COLOURS[int(ch)][0]
-
-
-def _half_cell(upper, lower) -> str:
-    if upper is None and lower is None:
-        return EMPTY_SHOWN
-    if upper is None:
-        return f"\x1b[38;5;{lower}m{LOWER_HALF}{RESET}"
-    if lower is None:
-        return f"\x1b[38;5;{upper}m{UPPER_HALF}{RESET}"
-    return f"\x1b[38;5;{upper};48;5;{lower}m{UPPER_HALF}{RESET}"
-
-
-def fitted_board(grid, highlight=frozenset(), colour: bool = False, lines=None) -> str:
-    """The board in at most `lines` lines when it can be: at full height when it fits
-    (or no limit is given), else in colour at half height. Without colour it stays full:
-    half rows show fruit by colour alone."""
-    if colour and lines is not None and len(grid) + 1 > lines:
-        return render_half_rows(grid, highlight)
+    for bands in range(1, n + 1):
+        band_rows = math.ceil(n / bands)
+        if lines is not None and band_rows + 1 > lines:
+            continue
+        for compact in (False, True):
+            width = bands * (LABEL + (n if compact else 2 * n - 1)) + (bands - 1) * len(BAND_GAP)
+            if columns is None or width <= columns:
+                tops = range(0, n, band_rows)
+                return beside(
+                    render_board(grid, highlight, colour, range(top, min(n, top + band_rows)), compact) for top in tops
+                )
     return render_board(grid, highlight, colour)
+
+
+def visible_width(line: str) -> int:
+    """The columns a line takes on a terminal: its colour codes take none."""
+    return len(ESCAPE.sub("", line))
+
+
+def beside(blocks) -> str:
+    """Blocks of lines side by side, top-aligned, BAND_GAP apart."""
+    columns = [block.split("\n") for block in blocks]
+    height = max(map(len, columns))
+    padded = []
+    for lines in columns:
+        width = max(map(visible_width, lines))
+        padded.append([line + " " * (width - visible_width(line)) for line in lines + [""] * (height - len(lines))])
+    return "\n".join(BAND_GAP.join(row).rstrip() for row in zip(*padded))
 
 
 class LineReader:

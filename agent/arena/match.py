@@ -10,6 +10,8 @@ picklable (classes, module-level functions, functools.partial of those)."""
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.util
+import os
 import queue
 import random
 import signal
@@ -18,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Optional
 
 from agent.arena.referee import DEFAULT_GRACE, GameRecord, play_game, stop_shared_runners
+from agent.arena.stop_signals import INTERRUPTING, STOP_SIGNALS, ignore_signals, raise_lost_stop, signals_held
 from agent.board import Board
 
 
@@ -86,7 +89,7 @@ class MatchResult:
     records: list
 
     def json_records(self) -> list:
-        return [record.to_json() for record in self.records]
+        return [record.to_dict() for record in self.records]
 
     def table(self) -> str:
         """The per-agent table of `fruit-rage match`."""
@@ -141,6 +144,7 @@ def run_match(
     elif jobs <= 1:
         try:
             for game in numbers:
+                raise_lost_stop()
                 if not finished(play_match_game(settings, game, factories, grace)):
                     break
         except BaseException:
@@ -172,18 +176,30 @@ def _run_in_threads(settings, factories, jobs, grace, numbers, finished) -> None
                     break
             if not running:
                 return
-            done, running = wait(running, return_when=FIRST_COMPLETED)
+            done = ()
+            while not done:
+                done, running = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
+                raise_lost_stop()
             for future in done:
                 if not finished(future.result()):
-                    stop_shared_runners()
+                    _stop_games(running)
                     return
     except BaseException:
-        stop_shared_runners()
+        _stop_games(running)
         raise
     finally:
-        for future in running:
-            future.cancel()
         pool.shutdown(wait=True)
+
+
+def _stop_games(running: set) -> None:
+    """End the games of these futures: each stops at its move under way, killed. A game
+    that was only starting may make a new runner after the others were stopped: it is
+    stopped in turn, until every game has ended."""
+    for future in running:
+        future.cancel()
+    while running:
+        stop_shared_runners()
+        _, running = wait(running, timeout=0.2)
 
 
 def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> None:
@@ -191,7 +207,8 @@ def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> No
     main thread waits on in short steps, so that Ctrl-C reaches it at once."""
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     results = queue.Queue()
-    pool = context.Pool(jobs, initializer=_worker_start)
+    with signals_held():  # a signal then comes after the forks, not in a hook they run; see _worker_start
+        pool = context.Pool(jobs, initializer=_worker_start)
     try:
         pending = 0
         while True:
@@ -212,7 +229,7 @@ def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> No
                     record, error = results.get(timeout=0.2)
                     break
                 except queue.Empty:
-                    continue
+                    raise_lost_stop()
             pending -= 1
             if error is not None:
                 raise error
@@ -220,17 +237,32 @@ def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> No
                 break
         pool.close()
     finally:
-        pool.terminate()  # SIGTERM: each worker kills the moves it is running (see _worker_start)
+        pool.terminate()  # SIGTERM: each worker ends its game and removes its folders (see _worker_start)
         pool.join()
 
 
 def _worker_start() -> None:
-    """In a match's worker process: Ctrl-C is the parent's to handle, and SIGTERM (the
-    parent's terminate) kills the moves this worker runs before it goes."""
+    """In a match's worker process. A session of its own: the signals sent to the match's
+    whole process group (Ctrl-C at a terminal, `timeout`) are the parent's to handle; a
+    worker that died of one by itself would be replaced by the pool, or leave the pool's
+    queue locked. The parent's terminate (SIGTERM) ends the worker: its game unwinds, its
+    move killed and that move's folder removed, and as it exits its match folders go too.
+    The handler itself cleans nothing: it may have cut into code that holds a runner's
+    lock. The worker starts with these signals blocked (see _run_in_processes): a stop
+    before its handlers are set waits for them."""
+    os.setsid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _worker_stop)
+    for number in STOP_SIGNALS:
+        signal.signal(number, _worker_stop)
+    multiprocessing.util.Finalize(None, _worker_exit, exitpriority=0)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTING)
 
 
 def _worker_stop(signum, frame) -> None:
-    stop_shared_runners()
+    ignore_signals(STOP_SIGNALS)  # a second one would break off the unwinding
     raise SystemExit(128 + signum)
+
+
+def _worker_exit() -> None:
+    ignore_signals(STOP_SIGNALS)
+    stop_shared_runners()

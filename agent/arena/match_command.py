@@ -3,7 +3,6 @@ line per game, and print a table of results per agent."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import sys
@@ -15,19 +14,15 @@ from agent.arena.match import MatchSettings, run_match
 from agent.arena.paired_stats import paired_stats
 from agent.arena.pairs import PairCollector
 from agent.arena.preflight import Refused, prepare, warn_of_jobs
-from agent.arena.process import SetupFailed, stop_signals_interrupt
+from agent.arena.process import SetupFailed
 from agent.arena.records import describe_clocks
-from agent.arena.resume import (
-    ResumeError,
-    check_same_match,
-    cut_back,
-    read_finished,
-    seed_of,
-)
+from agent.arena.records_file import RecordsFile
+from agent.arena.resume import ResumeError, check_same_match, read_finished, seed_of
 from agent.arena.sprt import EloSprt, MarginSprt
 from agent.arena.stats import colour_lines, forfeit_lines, report_table
+from agent.arena.stop_signals import stop_signals_interrupt
 from agent.arena.terminal import clock_time, crop, terminal_width
-from agent.cli_support import INTERRUPTED, interrupted, plural
+from agent.cli_support import INTERRUPTED, interrupted, plural, printable
 
 # Every game's seed (the match's times 100000, plus the board) goes into its record, and a
 # number of thousands of digits is more than JSON readers (Python's too) take back.
@@ -76,32 +71,36 @@ def run(args) -> int:
     if problem:
         print(f"fruit-rage match: {problem}", file=sys.stderr)
         return 2
-    done, kept = [], 0
-    seed = args.seed
-    if args.resume:
-        try:
-            done, kept = read_finished(args.resume)
-            seed = seed if seed is not None else seed_of(done)
-        except ResumeError as error:
-            print(f"fruit-rage match: --resume {error}", file=sys.stderr)
-            return 2
-    if seed is None:
-        seed = random.SystemRandom().randrange(1_000_000)
-    settings = MatchSettings(args.games, args.size, args.types, args.time, seed, args.paired, args.time_b, positions)
-    if args.resume:
-        try:
-            check_same_match(args.resume, done, settings, (args.agent_a, args.agent_b))
-        except ResumeError as error:
-            print(f"fruit-rage match: --resume {error}", file=sys.stderr)
-            return 2
-        done = list({record["game"]: record for record in reversed(done)}.values())  # first copy wins
     out = None
     if out_path is not None:
         try:
-            out = RecordsFile(out_path, append_after=kept if args.resume else None)
+            out = RecordsFile(out_path, resume=bool(args.resume))  # locked: this match's alone
+        except RecordsFile.Refused as refusal:
+            print(f"fruit-rage match: {out_option} {refusal}", file=sys.stderr)
+            return 2
         except OSError as error:
             print(f"fruit-rage match: cannot write {out_option}: {error.strerror}", file=sys.stderr)
             return 1
+    done, seed = [], args.seed
+    try:
+        if args.resume:
+            with out.reader() as handle:
+                done, cut_at = read_finished(handle, args.resume)
+            seed = seed if seed is not None else seed_of(done)
+        if seed is None:
+            seed = random.SystemRandom().randrange(1_000_000)
+        settings = MatchSettings(
+            args.games, args.size, args.types, args.time, seed, args.paired, args.time_b, positions
+        )
+        if args.resume:
+            check_same_match(args.resume, done, settings, (args.agent_a, args.agent_b))
+            if cut_at is not None:
+                out.cut_back(cut_at)  # every line checked first: nothing else is ever dropped
+    except ResumeError as error:
+        out.close()
+        print(f"fruit-rage match: --resume {error}", file=sys.stderr)
+        return 2
+    done = [record for _, record in done]
     games = plural(args.games, "game")
     if args.paired:
         games += f" ({plural(args.games // 2, 'board')}, each played twice)"
@@ -112,7 +111,7 @@ def run(args) -> int:
     )
     setup = f"{games} on {boards}, {describe_clocks(args.time, args.time_b)}, seed {seed}"
     print(
-        f"{args.agent_a} (A) vs {args.agent_b} (B):\n"
+        f"{printable(args.agent_a)} (A) vs {printable(args.agent_b)} (B):\n"
         + "\n".join(textwrap.wrap(setup, terminal_width(sys.stdout), break_on_hyphens=False)),
         flush=True,
     )
@@ -133,7 +132,7 @@ def run(args) -> int:
         remaining = []  # the resumed match had already decided
 
     def finished(game) -> bool:
-        record = game.to_json()
+        record = game.to_dict()
         records.append(record)
         if out is not None:
             out.write(record)
@@ -172,7 +171,7 @@ def run(args) -> int:
     if failure:
         print(failure, file=sys.stderr)
     if stopped_by_ctrl_c:
-        interrupted("fruit-rage")
+        interrupted("fruit-rage match")
     if stopped_by_ctrl_c or failure:
         print(f"{'interrupted' if stopped_by_ctrl_c else 'stopped'}: {len(records)} of {settings.games} games finished")
     if records:
@@ -183,7 +182,7 @@ def run(args) -> int:
         if args.paired:
             print("\n".join(paired_stats(pairs.pairs).lines()))
     if decision[0] is not None:
-        after = f"after {plural(decision[0].pairs, 'pair')}: {decision[0].describe()}"
+        after = f"after {plural(decision[0].pairs, 'pair')}: {decision[0].describe(ended=True)}"
         line = f"SPRT ({decision[0].statistic}) {after}"
         print(line if len(line) <= terminal_width(sys.stdout) else f"SPRT {after}")  # the test is the one asked for
     return INTERRUPTED if stopped_by_ctrl_c else 1 if failure else 0
@@ -204,37 +203,6 @@ def _out_problem(out: str, agents) -> str:
             if os.path.exists(out) and os.path.samefile(path, out):
                 return f"--out {out} is a file that agent {side} ({agent}) uses: it would be overwritten"
     return ""
-
-
-class RecordsFile:
-    """--out: one JSON line per finished game, flushed at once. A write that fails (a full
-    disk, a pipe whose reader left) stops the match: the games after it would be played
-    for no record."""
-
-    class WriteFailed(Exception):
-        pass
-
-    def __init__(self, path: str, append_after=None):
-        """Replaces the file's contents, or with `append_after`, keeps that many bytes of it
-        (the whole lines of a match being resumed) and appends."""
-        if append_after is None:
-            self.handle = open(path, "w", encoding="utf-8")
-        else:
-            cut_back(path, append_after)
-            self.handle = open(path, "a", encoding="utf-8")
-
-    def write(self, record: dict) -> None:
-        try:
-            self.handle.write(json.dumps(record) + "\n")
-            self.handle.flush()
-        except OSError as error:
-            raise RecordsFile.WriteFailed(error.strerror or str(error)) from None
-
-    def close(self) -> None:
-        try:
-            self.handle.close()
-        except OSError:
-            pass  # what it could not write was reported when the write failed
 
 
 class Progress:
@@ -299,7 +267,9 @@ class Progress:
             self.live.refresh()
             return
         winner = record["winner"] or "draw"
-        self.stream.write(self.line(terminal_width(), f"game {record['game']}: {winner}, {record['reason']}") + "\n")
+        self.stream.write(
+            self.line(terminal_width(), f"game {record['game']}: {winner}, {printable(record['reason'])}") + "\n"
+        )
         self.stream.flush()
 
     def close(self) -> None:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import errno
 import os
 import secrets
-import shutil
 import stat
 import tempfile
 import threading
 from typing import Optional
+
+from agent.arena.stop_signals import signals_held
 
 OUTPUT_LIMIT = 100_000  # bytes of output.txt read: a 26x26 answer is under 1 kB
 SHARED_SIDE = "shared"  # the side of moves run without one
@@ -57,15 +58,18 @@ class MatchFolders:
             return self._sides[side]
 
     def _make_match_folder(self) -> None:
-        try:
-            path = tempfile.mkdtemp(prefix="fruit-rage-match-")
-        except OSError as error:  # no filename: no usable temporary folder at all
-            where = f" in {os.path.dirname(error.filename)}" if error.filename else ""
-            raise FolderFailed(f"cannot make a folder for a move{where}: {error.strerror}") from None
-        self._fd = os.open(path, _DIRECTORY)
+        # Made and held with the stop signals blocked: a Ctrl-C between the two would leave
+        # it unknown, and so behind (as would one while Python first probes TMPDIR).
+        with signals_held():
+            try:
+                path = tempfile.mkdtemp(prefix="fruit-rage-match-")
+            except OSError as error:  # no filename: no usable temporary folder at all
+                where = f" in {os.path.dirname(error.filename)}" if error.filename else ""
+                raise FolderFailed(f"cannot make a folder for a move{where}: {error.strerror}") from None
+            self._fd = os.open(path, _DIRECTORY)
+            self._path = path
         if self.shared_with_others:
             os.fchmod(self._fd, 0o711)
-        self._path = path
 
     def new_move(self, side: str, owner: Optional[tuple], input_text: str) -> MoveFolder:
         """A fresh folder in `side`'s, holding input.txt, owned by `owner` when given."""
@@ -89,10 +93,11 @@ class MatchFolders:
         with self._lock:
             if self._path is None:
                 return
-            for _, descriptor in self._sides.values():
+            path, fd, sides = self._path, self._fd, self._sides
+            self._path, self._fd, self._sides = None, None, {}  # forgotten first: never closed twice
+            for _, descriptor in sides.values():
                 os.close(descriptor)
-            remove_folder(self._fd, os.path.dirname(self._path), os.path.basename(self._path))
-            self._path, self._fd, self._sides = None, None, {}
+            remove_folder(fd, os.path.dirname(path), os.path.basename(path))
 
 
 class MoveFolder:
@@ -124,27 +129,35 @@ class MoveFolder:
     def read_output(self) -> tuple:
         """(output.txt's text, "") or (None, why there is none). Only a regular file of the
         move's own is read: not a link (O_NOFOLLOW), whose target the move may not even be
-        allowed to read, nor a file with other names (a hard link); not a FIFO, which would
-        wait for a writer forever (O_NONBLOCK keeps the open itself from waiting), nor a
-        device."""
+        allowed to read, nor a file with other names (a hard link); not a folder, nor a FIFO,
+        which would wait for a writer forever (O_NONBLOCK keeps the open itself from
+        waiting), nor a socket or a device; nor a file larger than any answer (a sparse
+        terabyte, say). Whatever the move left there, the answer is this pair, never an
+        exception that would stop the match."""
         try:
             descriptor = os.open(
                 "output.txt", os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_NOCTTY, dir_fd=self.fd
             )
+        except FileNotFoundError:
+            return None, "no output.txt"
         except OSError as error:
-            if error.errno == errno.ELOOP:
+            if error.errno in (errno.ELOOP, errno.ENXIO):  # a link; a socket
                 return None, "output.txt is not a regular file"
-            return None, "no output.txt"  # absent (or unreadable): no answer
-        with open(descriptor, "rb") as handle:
+            return None, f"output.txt cannot be opened: {error.strerror}"
+        try:
             info = os.fstat(descriptor)
-            if not stat.S_ISREG(info.st_mode):
+            if not stat.S_ISREG(info.st_mode):  # checked before a file object: a folder refuses to be one
                 return None, "output.txt is not a regular file"
             if info.st_nlink != 1:
                 return None, "output.txt is a hard link: it may be a file from elsewhere"
-            try:
+            if info.st_size > OUTPUT_LIMIT:
+                return None, f"output.txt is {info.st_size} bytes, more than any answer ({OUTPUT_LIMIT})"
+            with open(descriptor, "rb", closefd=False) as handle:
                 return handle.read(OUTPUT_LIMIT).decode("ascii", errors="replace"), ""
-            except OSError as error:
-                return None, f"output.txt cannot be read: {error.strerror}"
+        except OSError as error:
+            return None, f"output.txt cannot be read: {error.strerror}"
+        finally:
+            os.close(descriptor)
 
     def remove(self) -> None:
         if self.fd is not None:
@@ -158,8 +171,9 @@ def remove_folder(fd: int, parent, name: str) -> None:
     went, and whatever stands in its place (a link, say) is removed, never followed.
     Errors leave things behind rather than fail the match."""
     try:
+        os.fchmod(fd, 0o700)  # the move may have made its folder unwritable
         for entry in os.listdir(fd):
-            _remove_entry(entry, fd)
+            _remove_tree(entry, fd)
         mine = os.fstat(fd)
         parent_fd = parent if isinstance(parent, int) else os.open(parent, _DIRECTORY)
         try:
@@ -167,7 +181,7 @@ def remove_folder(fd: int, parent, name: str) -> None:
             if (here.st_dev, here.st_ino) == (mine.st_dev, mine.st_ino):
                 os.rmdir(name, dir_fd=parent_fd)
                 return
-            _remove_entry(name, parent_fd)
+            _remove_tree(name, parent_fd)
         except FileNotFoundError:
             pass
         finally:
@@ -180,11 +194,75 @@ def remove_folder(fd: int, parent, name: str) -> None:
         os.close(fd)
 
 
-def _remove_entry(name: str, dir_fd: int) -> None:
-    if stat.S_ISDIR(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode):
-        shutil.rmtree(name, dir_fd=dir_fd, ignore_errors=True)
-    else:
+def _remove_tree(name: str, dir_fd: int) -> None:
+    """Remove `name` from the folder open as dir_fd, and if it is a folder, all it holds.
+    A loop, not shutil.rmtree's recursion, which a move nesting a few thousand folders
+    would take past Python's limit; one descriptor at a time, climbing back by "..", which
+    must be the folder it came from. Folders are made ours to empty first: a move may have
+    taken their permissions away. A folder of another file system (mounted there by a
+    move run as root) is not entered. What cannot be removed is left behind."""
+    fd = os.dup(dir_fd)
+    device = os.fstat(fd).st_dev
+    above = []  # per folder entered: its name, its parent's identity, the names left in the parent
+    left = [name]
+    try:
+        while True:
+            while left:
+                entry = left.pop()
+                try:
+                    inner = _open_to_empty(entry, fd, device)
+                except NotADirectoryError:  # a file, a link, a FIFO...: unlinked, never opened
+                    _unlink_quietly(entry, fd)
+                    continue
+                except OSError:
+                    continue
+                above.append((entry, _identity(fd), left))
+                os.close(fd)
+                fd = inner
+                try:
+                    left = os.listdir(fd)
+                except OSError:
+                    left = []
+            if not above:
+                return
+            entry, parent, left = above.pop()
+            outer = os.open("..", _DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = outer
+            if _identity(fd) != parent:  # moved meanwhile: the rest stays where it went
+                return
+            try:
+                os.rmdir(entry, dir_fd=fd)
+            except OSError:
+                pass
+    finally:
+        os.close(fd)
+
+
+def _open_to_empty(name: str, dir_fd: int, device: int) -> int:
+    """Folder `name` in dir_fd, open, searchable and writable by us; NotADirectoryError when
+    it is anything else (a link included: it is never followed), OSError when it is on
+    another device than `device` (a mount)."""
+    held = os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_DIRECTORY, dir_fd=dir_fd)
+    try:
+        if os.fstat(held).st_dev != device:
+            raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
+        os.chmod(f"/proc/self/fd/{held}", 0o700)  # fchmod takes no O_PATH descriptor
+        return os.open(".", _DIRECTORY, dir_fd=held)
+    finally:
+        os.close(held)
+
+
+def _unlink_quietly(name: str, dir_fd: int) -> None:
+    try:
         os.unlink(name, dir_fd=dir_fd)
+    except OSError:
+        pass
+
+
+def _identity(fd: int) -> tuple:
+    info = os.fstat(fd)
+    return info.st_dev, info.st_ino
 
 
 def _remove_where_it_went(fd: int, mine: os.stat_result) -> None:

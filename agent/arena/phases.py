@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agent.arena.audit import game_positions
+from agent.arena.records import shown_agents
 from agent.cli_support import plural
 from agent.rules import fruit_count
 
@@ -104,7 +105,7 @@ def phases_table(phases: Phases, width: int = 80) -> str:
     margin with its 95% interval for the games it moved first and second, and its CPU."""
     from agent.arena.terminal import new_table, render
 
-    parts, agents = phases.parts, phases.agents
+    parts, agents = phases.parts, shown_agents(phases.agents)
     columns, cells = ["fruit gone"], [[f"{round(100 * (k + 1) / parts)}%" for k in range(parts)]]
     for first, label in (("A", "first"), ("B", "second")):
         games = phases.margins[first]

@@ -12,7 +12,7 @@ from agent.arena.terminal import terminal_width
 
 def run(args) -> int:
     try:
-        records = read_records(args.results)  # checked: every move replays
+        records = read_records(args.results, program="fruit-rage phases")  # checked: every move replays
     except ValueError as error:
         return _fail(str(error))
     try:

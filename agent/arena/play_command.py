@@ -1,7 +1,8 @@
 """`fruit-rage play`: a person against an agent in the terminal. The agent moves as in a
 match (a fresh process per move, its CPU clock enforced); the person's clock is the wall
 time spent thinking, and the turn ends the moment it runs out. Same rules and judging as
-the referee; `--out` keeps the game as `match --out` would, for replay and audit."""
+the referee; `--out` keeps the game as `match --out` would, for replay and audit. What
+the person sees is drawn by agent.arena.play_screen."""
 
 from __future__ import annotations
 
@@ -9,24 +10,27 @@ import json
 import math
 import os
 import random
-import shutil
 import sys
 import time
 
 from agent.arena.agents import files_named
-from agent.arena.display import LineReader, fitted_board, use_colour
-from agent.arena.process import SetupFailed, stop_signals_interrupt
-from agent.arena.referee import FAULT_TIME, CommandPlayer, GameRecord, Turn, play_game
+from agent.arena.audit import solve_exactly
+from agent.arena.display import LineReader, render_board
+from agent.arena.play_screen import Screen, clock_shown
+from agent.arena.process import SetupFailed
+from agent.arena.referee import FAULT_TIME, WALL_CLOCK, CommandPlayer, GameRecord, Turn, play_game
+from agent.arena.stop_signals import stop_signals_interrupt
 from agent.board import Board
-from agent.cli_support import interrupted, plural
-from agent.rules import group_at, legal_cell, move_name, parse_move_name, play
+from agent.cli_support import interrupted, plural, printable
+from agent.rules import fruit_count, group_at, legal_cell, move_name, parse_move_name, play
 
 HUMAN, AGENT = "A", "B"
 FIRST_MOVERS = {"you": HUMAN, "computer": AGENT}
 QUIT_WORDS = ("q", "quit", "exit")
-# Lines under the board on the person's turn: the score and clocks, the prompt, and
-# above the board the agent's last move.
-LINES_AROUND_BOARD = 3
+# At the end the starting board is solved exactly with at most this much CPU, to say when
+# the loser could not have won; beyond this much fruit that rarely succeeds, and is not tried.
+BEST_PLAY_SECONDS = 2.0
+SOLVABLE_FRUIT = 64
 
 
 class Quit(Exception):
@@ -65,7 +69,7 @@ def _play(args, agent, record_file) -> int:
             record = play_human_game(args, sys.stdin, sys.stdout, agent)
     except KeyboardInterrupt:
         print("\nGame abandoned.")
-        return interrupted("fruit-rage")
+        return interrupted("fruit-rage play")
     except SetupFailed as error:
         print(f"\nfruit-rage play: {error}; game abandoned", file=sys.stderr)
         return 1
@@ -92,7 +96,7 @@ class GameFile:
 
     def keep(self, record: GameRecord) -> None:
         with open(self.path, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(record.to_json()) + "\n")
+            handle.write(json.dumps(record.to_dict()) + "\n")
         self.kept = True
 
     def close(self) -> None:
@@ -111,12 +115,15 @@ def play_human_game(args, stdin, stdout, agent=None) -> GameRecord | None:
     first = rng.choice((HUMAN, AGENT)) if args.first == "random" else FIRST_MOVERS[args.first]
     board = Board.random(seed, args.size, args.types)
     screen = Screen(stdout)
-    game = Game(screen, f"agent ({args.agent})", args.time)
-    screen.write(
+    header = [
         f"Fruit Rage, {args.size}x{args.size}, {plural(args.types, 'type')}, {args.time:g} s each, "
-        f"seed {seed}: {'you move' if first == HUMAN else 'the agent moves'} first.\n"
-        f"Type a cell such as B3 to take its group; q quits.\n"
-    )
+        f"seed {seed}: {'you move' if first == HUMAN else 'the agent moves'} first.",
+        "Type a cell such as B3 to take its group; q quits.",
+    ]
+    game = Game(screen, f"agent ({args.agent})", args.time, header)
+    if not screen.terminal:
+        screen.write("\n".join(header) + "\n")
+    screen.open()
     try:
         record = play_game(
             HumanPlayer(LineReader(stdin), game),
@@ -127,10 +134,18 @@ def play_human_game(args, stdin, stdout, agent=None) -> GameRecord | None:
             on_move=game.show_move,
         )
     except Quit:
+        screen.close()
         screen.write("\nGame abandoned.\n")
         return None
+    finally:
+        screen.close()
     record.game, record.seed = 1, seed
+    if screen.terminal:  # the game's screen is gone: what it came to stays on the terminal's
+        screen.write("\n".join(header + game.moves[-2:]) + "\n")
     screen.write("\n" + final_message(record) + "\n")
+    note = best_play_note(record)
+    if note:
+        screen.write(note + "\n")
     return record
 
 
@@ -143,57 +158,72 @@ def final_message(record: GameRecord) -> str:
     headline = "You win" if record.winner == HUMAN else "You lose"
     if record.fault is None and scores[HUMAN] != scores[AGENT]:
         return f"{headline}. {score}"
+    reason = printable(record.reason)  # the agent's stderr may be in it
     if record.fault is not None and record.winner == HUMAN:
-        return f"{headline}: the agent's move lost, {record.reason}. {score}"
-    return f"{headline}: {record.reason}. {score}"
+        return f"{headline}: the agent's move lost, {reason}. {score}"
+    return f"{headline}: {reason}. {score}"
 
 
-class Screen:
-    """Where the game is shown: colour or not, and how many lines the terminal has (None
-    when the output is not a terminal: then nothing needs to fit)."""
-
-    def __init__(self, stdout):
-        self.stdout = stdout
-        self.colour = use_colour(stdout)
-        self.terminal = bool(getattr(stdout, "isatty", lambda: False)())
-
-    @property
-    def lines(self):
-        return shutil.get_terminal_size().lines if self.terminal else None
-
-    def board(self, grid, highlight=frozenset()) -> str:
-        lines = self.lines
-        return fitted_board(grid, highlight, self.colour, None if lines is None else lines - LINES_AROUND_BOARD)
-
-    def write(self, text: str) -> None:
-        self.stdout.write(text)
-        self.stdout.flush()
+def best_play_note(record: GameRecord) -> str:
+    """A line saying that the loser could not have won, when the starting board, solved
+    exactly, is lost for its side whatever it plays: a loss that is no mistake. "" when
+    the board was not solved in time or the loser could have won or tied."""
+    if record.winner is None or record.fault is not None or fruit_count(record.board) > SOLVABLE_FRUIT:
+        return ""
+    solved = solve_exactly(record.board, BEST_PLAY_SECONDS)
+    if solved is None or solved[0] == 0:
+        return ""
+    value = solved[0]  # the first mover's margin with best play
+    winning = "first" if value > 0 else "second"
+    loser = AGENT if record.winner == HUMAN else HUMAN
+    loser_moved = "first" if record.first == loser else "second"
+    if loser_moved == winning:
+        return ""
+    who = "the agent" if loser == AGENT else "you"
+    return (
+        f"With best play from the start, the {winning} mover wins this board by {abs(value)}: "
+        f"{who}, moving {loser_moved}, could not have won it."
+    )
 
 
 class Game:
-    """The game as the person sees it: the score and clocks so far, and a line for every
-    move."""
+    """The game as the person sees it: its header, the score and clocks so far, a line for
+    every move, and the board the agent last moved on (shown beside the board at the
+    person's next turn, its group marked)."""
 
-    def __init__(self, screen: Screen, agent_name: str, seconds: float):
-        self.screen, self.agent_name = screen, agent_name
+    def __init__(self, screen: Screen, agent_name: str, seconds: float, header: list):
+        self.screen, self.agent_name, self.header = screen, agent_name, header
         self.scores = {HUMAN: 0, AGENT: 0}
         self.clocks = {HUMAN: seconds, AGENT: seconds}
+        self.moves = []
+        self.agent_moved_on = None  # (grid, the group taken)
 
-    def status(self) -> str:
+    def status(self, your_clock=None) -> str:
+        """The score and both clocks; `your_clock`: the person's, as it runs."""
+        yours = self.clocks[HUMAN] if your_clock is None else your_clock
         return (
             f"Score: you {self.scores[HUMAN]}, agent {self.scores[AGENT]}.  "
-            f"Clock: you {self.clocks[HUMAN]:.1f} s, agent {self.clocks[AGENT]:.1f} s"
+            f"Clock: you {clock_shown(yours)}, agent {clock_shown(self.clocks[AGENT])}"
         )
+
+    def frame(self, grid, footer: list) -> str:
+        """The whole screen at a terminal: the header, the last two moves, the board, the
+        footer's lines."""
+        last = (self.moves[-2:] + ["", ""])[:2]
+        return self.screen.frame(self.header + last, self.screen.board(grid, self.agent_moved_on), footer)
 
     def show_move(self, player: str, move: Turn, record) -> None:
         self.scores, self.clocks = dict(record.scores), dict(record.clocks)
+        if player == HUMAN:
+            self.agent_moved_on = None
         if move.fault is not None:
             return  # the final message says it
         who = "You" if player == HUMAN else self.agent_name.capitalize()
         took = f"{move.seconds:.1f} s" if player == HUMAN else f"{move.seconds:.2f} s CPU"
-        self.screen.write(
-            f"{who} played {move.name}: {math.isqrt(move.points)} fruit, {plural(move.points, 'point')} in {took}.\n"
-        )
+        line = f"{who} played {move.name}: {math.isqrt(move.points)} fruit, {plural(move.points, 'point')} in {took}."
+        self.moves.append(line)
+        if not self.screen.terminal:
+            self.screen.write(line + "\n")
 
 
 class HumanPlayer:
@@ -201,20 +231,25 @@ class HumanPlayer:
 
     name = "you"
     version = None
+    clock = WALL_CLOCK  # a person's time is the wall time spent thinking
 
     def __init__(self, reader: LineReader, game: Game):
         self.reader, self.game = reader, game
 
     def take_turn(self, board: Board, time_left: float) -> Turn:
         grid = board.rows
-        screen = self.game.screen
+        game, screen = self.game, self.game.screen
         started = time.monotonic()
-        screen.write("\n" + screen.board(grid) + "\n" + self.game.status() + "\n")
+        message = ""
+        if not screen.terminal:
+            screen.write("\n" + screen.board(grid) + "\n" + game.status(time_left) + "\n")
         while True:
             left = time_left - (time.monotonic() - started)
             line = None
             if left > 0:
-                screen.write(f"Your move ({math.ceil(left)} s left): ")
+                prompt = f"Your move ({clock_shown(left)} left): "
+                # at a terminal the whole screen, its clock and the prompt's read at once
+                screen.write(game.frame(grid, [game.status(left), message, prompt]) if screen.terminal else prompt)
                 line = self.reader.readline(timeout=left)
             if line is None:
                 screen.write("\n")  # end the prompt's line
@@ -230,45 +265,38 @@ class HumanPlayer:
             try:
                 cell = legal_cell(grid, line)
             except ValueError as error:
-                screen.write(f"  {error}; try again.\n")
+                message = f"  {error}; try again."
+                if not screen.terminal:
+                    screen.write(message + "\n")
                 continue
             next_grid, points = play(grid, cell)
             return Turn(time.monotonic() - started, move_name(cell), next_grid, points)
 
 
 class ThinkingAgent:
-    """The agent's turn as the person sees it: the board it moves on, a spinner while it
-    thinks (a line when not at a terminal), then that board with its group highlighted."""
+    """The agent's turn as the person sees it: the board it moves on and a spinner while
+    it thinks; when not at a terminal, a line, then that board with its group marked."""
 
     def __init__(self, agent, game: Game):
         self.agent, self.game = agent, game
         self.name, self.version = agent.name, getattr(agent, "version", None)
 
     def take_turn(self, board: Board, time_left: float) -> Turn:
-        screen = self.game.screen
-        thinking = f"{self.game.agent_name.capitalize()} is thinking..."
+        game, screen = self.game, self.game.screen
+        thinking = f"{game.agent_name.capitalize()} is thinking..."
         if not screen.terminal:
             screen.write(thinking + "\n")
             turn = self.agent.take_turn(board, time_left)
-            screen.write(screen.board(board.rows, _taken(board.rows, turn)) + "\n")
+            screen.write(render_board(board.rows, _taken(board.rows, turn), screen.colour) + "\n")
             return turn
-        from rich.console import Console, Group
+        from rich.console import Console
         from rich.live import Live
         from rich.spinner import Spinner
-        from rich.text import Text
 
-        def shown(highlight=frozenset()):
-            return Text.from_ansi(screen.board(board.rows, highlight))
-
-        screen.write("\n")
-        with Live(
-            Group(shown(), Spinner("dots", thinking)),
-            console=Console(file=screen.stdout),
-            refresh_per_second=8,
-            transient=False,
-        ) as live:
+        screen.write(game.frame(board.rows, [game.status(), ""]) + "\n")
+        with Live(Spinner("dots", thinking), console=Console(file=screen.stdout), refresh_per_second=8, transient=True):
             turn = self.agent.take_turn(board, time_left)
-            live.update(shown(_taken(board.rows, turn)), refresh=True)
+        game.agent_moved_on = (board.rows, _taken(board.rows, turn))
         return turn
 
 

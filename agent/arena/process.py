@@ -5,7 +5,6 @@ that games running in parallel threads never mix their clocks and no move outliv
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import threading
@@ -16,9 +15,11 @@ from typing import Optional
 from agent.arena.containment import ContainmentFailed, Start, pick_containment
 from agent.arena.move_folders import SHARED_SIDE, FolderFailed, MatchFolders
 from agent.arena.side_users import SideUsers
+from agent.arena.stop_signals import raise_lost_stop
 
-STDERR_LINE_LIMIT = 200
-STDERR_TAIL = 4000  # bytes read from the end of a move's stderr, however much it wrote
+# Bytes read from the end of a move's stderr, however much it wrote: they bound its last
+# line, which is kept whole (the error a program prints comes last, and cut it says less).
+STDERR_TAIL = 4000
 
 
 class Stopped(Exception):
@@ -61,7 +62,9 @@ class MoveRunner:
         weakref.finalize(self, self._folders.remove)  # close() forgotten, or never reached
         weakref.finalize(self, self.containment.close)
         self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)  # notified as each run() ends
         self._running = set()
+        self._active = 0  # calls of run() under way
         self._stopped = False
 
     @property
@@ -70,6 +73,10 @@ class MoveRunner:
         return self._folders.path
 
     def close(self) -> None:
+        """Remove the match folder once the moves under way have ended (stop() ends them at
+        once): until then each is removing its own folder in it, through its side's."""
+        with self._idle:
+            self._idle.wait_for(lambda: self._active == 0)
         self.containment.close()
         self._folders.remove()
 
@@ -95,8 +102,19 @@ class MoveRunner:
         env: Optional[dict] = None,
         side: Optional[str] = None,
     ) -> ProcessRun:
-        if self._stopped:
-            raise Stopped
+        raise_lost_stop()
+        with self._lock:  # counted where close() waits: once stopped, no run makes the folders again
+            if self._stopped:
+                raise Stopped
+            self._active += 1
+        try:
+            return self._run(command, shell, input_text, time_left, env, side)
+        finally:
+            with self._idle:
+                self._active -= 1
+                self._idle.notify_all()
+
+    def _run(self, command, shell: bool, input_text: str, time_left: float, env, side) -> ProcessRun:
         side = SHARED_SIDE if side is None else side
         user = self._users.of(side) if self._users else None
         try:
@@ -161,35 +179,8 @@ class MoveRunner:
         return end, timer_fired.is_set() and end.exit_code == -signal.SIGKILL
 
 
-# Signals that end a session as Ctrl-C does: `timeout` and batch systems send SIGTERM, a
-# closed terminal or a dropped ssh connection SIGHUP. Left to their default action they
-# would end us at once, leaving the move running (it has a session of its own) and its
-# folder behind.
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
-
-
-@contextlib.contextmanager
-def stop_signals_interrupt():
-    """Within: the STOP_SIGNALS raise KeyboardInterrupt, so that the moves running are
-    killed and their folders removed. A signal ignored (nohup) stays ignored."""
-    previous = {}
-    for number in STOP_SIGNALS:
-        if signal.getsignal(number) is not signal.SIG_IGN:
-            previous[number] = signal.signal(number, _raise_interrupt)
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, signal.SIG_DFL if handler is None else handler)
-
-
-def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt
-
-
 def _last_line(stderr_file) -> str:
     size = stderr_file.seek(0, os.SEEK_END)
     stderr_file.seek(max(0, size - STDERR_TAIL))
     lines = stderr_file.read().decode("utf-8", errors="replace").splitlines()
-    text = next((line.strip() for line in reversed(lines) if line.strip()), "")
-    return text[:STDERR_LINE_LIMIT]
+    return next((line.strip() for line in reversed(lines) if line.strip()), "")

@@ -27,6 +27,7 @@ RECORD_FORMAT = 2  # 2: "format", "date", "versions", and per move "depth"/"valu
 FAULT_TIME = "time"
 FAULT_INVALID = "invalid"
 SIDES = ("A", "B")
+CPU_CLOCK, WALL_CLOCK = "cpu", "wall"  # what a player's clock measures: its CPU, or a person's thinking
 DEFAULT_GRACE = 10.0  # wall seconds a move may run past its clock before it is stopped
 
 
@@ -46,8 +47,8 @@ class Turn:
 
 @dataclass
 class GameRecord:
-    """A game: who played, the start, every turn, and the result. `to_json()` is the
-    record that `fruit-rage match --out` writes, one per line."""
+    """A game: who played, the start, every turn, and the result. `to_dict()` is the
+    record that `fruit-rage match --out` writes as JSON, one per line."""
 
     agents: tuple  # the players' names, A then B
     first: str  # "A" or "B"
@@ -66,13 +67,15 @@ class GameRecord:
     seed: Optional[int] = None  # the seed its board was drawn from
     pair: Optional[int] = None  # the board's number in a paired match
     position: Optional[int] = None  # which of the match's given positions it started from, from 1
+    clock_kinds: tuple = (CPU_CLOCK, CPU_CLOCK)  # what A's and B's clocks measure
 
     @property
     def margin(self) -> int:
         """A's score minus B's."""
         return self.scores["A"] - self.scores["B"]
 
-    def to_json(self) -> dict:
+    def to_dict(self) -> dict:
+        """The record as plain values (json.dumps writes it)."""
         record = {
             "format": RECORD_FORMAT,
             "date": self.date,
@@ -98,7 +101,11 @@ class GameRecord:
             record["pair"] = self.pair
         if self.position is not None:
             record["position"] = self.position
+        if self.clock_kinds != (CPU_CLOCK, CPU_CLOCK):  # a person's clock, in `play`
+            record["clock"] = dict(zip(SIDES, self.clock_kinds))
         return record
+
+    to_json = to_dict  # its name up to 0.1: it returns a dict, not JSON text
 
 
 def _turn_record(side: str, turn: Turn) -> dict:
@@ -276,6 +283,7 @@ def play_game(
         start_clocks=tuple(clocks),
         clocks=dict(zip(SIDES, clocks)),
         versions=(getattr(player_a, "version", None), getattr(player_b, "version", None)),
+        clock_kinds=(getattr(player_a, "clock", CPU_CLOCK), getattr(player_b, "clock", CPU_CLOCK)),
     )
     mover = first
     while not board.is_over:

@@ -11,8 +11,8 @@ import time
 from dataclasses import dataclass
 
 from agent.arena.display import LineReader, fitted_board, use_colour
-from agent.arena.records import describe_clocks, find_game, starting_clocks
-from agent.cli_support import plural
+from agent.arena.records import describe_clocks, find_game, shown_agents, starting_clocks, time_measured
+from agent.cli_support import plural, printable
 from agent.rules import group_at, parse_move_name, remove_and_fall
 
 PROMPT = "[Enter] next, b back, a number goes to that move, q quits: "
@@ -24,7 +24,7 @@ LINES_AROUND_BOARD = 4
 
 def run(args) -> int:
     try:
-        record = find_game(args.results, args.game)  # checked: every move replays
+        record = find_game(args.results, args.game, "fruit-rage replay")  # checked: every move replays
     except ValueError as error:
         print(f"fruit-rage replay: {error}", file=sys.stderr)
         return 2
@@ -44,7 +44,7 @@ class Step:
 
 def game_steps(record: dict) -> list:
     """Every move's Step, in order."""
-    agents = record["agents"]
+    agents = shown_agents(record["agents"])
     grid = tuple(record["board"])
     scores = {"A": 0, "B": 0}
     clocks = starting_clocks(record)
@@ -53,7 +53,9 @@ def game_steps(record: dict) -> list:
         side = move["player"]
         clocks[side] -= move["cpu"]
         if move.get("fault"):
-            steps.append(Step(grid, frozenset(), f"Move {number}: {side} ({agents[side]}) loses: {move['reason']}"))
+            steps.append(
+                Step(grid, frozenset(), f"Move {number}: {side} ({agents[side]}) loses: {printable(move['reason'])}")
+            )
             break
         group = frozenset(group_at(grid, parse_move_name(move["move"])))
         scores[side] += move["points"]
@@ -62,7 +64,7 @@ def game_steps(record: dict) -> list:
                 grid,
                 group,
                 f"Move {number}: {side} ({agents[side]}) plays {move['move']}: {len(group)} fruit, "
-                f"{plural(move['points'], 'point')}, {move['cpu']:.3f} s CPU\n"
+                f"{plural(move['points'], 'point')}, {move['cpu']:.3f} s {time_measured(record, side)}\n"
                 f"  score A {scores['A']} - B {scores['B']}   "
                 f"clocks A {clocks['A']:.2f} s, B {clocks['B']:.2f} s",
             )
@@ -76,7 +78,7 @@ def replay(record: dict, delay, stdin, stdout) -> None:
     viewer's word (end of input or `q` ends the replay)."""
     colour = use_colour(stdout)
     terminal = bool(getattr(stdout, "isatty", lambda: False)())
-    agents = record["agents"]
+    agents = shown_agents(record["agents"])
     stdout.write(
         f"Game {record['game']} (seed {record['seed']}): A = {agents['A']}, B = {agents['B']}\n"
         f"{record['size']}x{record['size']}, {plural(record['types'], 'type')}, "
@@ -88,8 +90,10 @@ def replay(record: dict, delay, stdin, stdout) -> None:
     shown = 0
     while shown < len(steps):
         step = steps[shown]
-        lines = shutil.get_terminal_size().lines - LINES_AROUND_BOARD if terminal else None
-        stdout.write(f"\n{fitted_board(step.grid, step.group, colour, lines)}\n{step.text}\n")
+        size = shutil.get_terminal_size() if terminal else None
+        lines, columns = (size.lines - LINES_AROUND_BOARD, size.columns) if size else (None, None)
+        board = fitted_board(step.grid, step.group, colour, lines, columns)
+        stdout.write(f"\n{board}\n{step.text}\n")
         shown = shown + 1 if delay is not None else _ask(reader, stdout, shown, len(steps))
         if shown is None:
             return
@@ -98,7 +102,7 @@ def replay(record: dict, delay, stdin, stdout) -> None:
             time.sleep(delay)
     winner = record["winner"]
     outcome = f"{winner} ({agents[winner]}) wins" if winner else "draw"
-    stdout.write(f"\nResult: {outcome}: {record['reason']}\n")
+    stdout.write(f"\nResult: {outcome}: {printable(record['reason'])}\n")
 
 
 def _ask(reader: LineReader, stdout, shown: int, count: int):

@@ -74,9 +74,10 @@ class SprtResult:
     upper: float
     verdict: Optional[str]  # "H0", "H1", or None while the test runs
 
-    def describe(self) -> str:
-        """`LLR: 1.23 (-2.94, 2.94) [0.00, 10.00]  H1 accepted` (fastchess's line)."""
-        state = "running" if self.verdict is None else f"{self.verdict} accepted"
+    def describe(self, ended: bool = False) -> str:
+        """`LLR: 1.23 (-2.94, 2.94) [0.00, 10.00]  H1 accepted` (fastchess's line); without
+        a verdict `running`, or `no verdict` once the games have `ended`."""
+        state = f"{self.verdict} accepted" if self.verdict else "no verdict" if ended else "running"
         return (
             f"LLR: {two_decimals(self.llr)} ({self.lower:.2f}, {self.upper:.2f}) "
             f"[{two_decimals(self.h0)}, {two_decimals(self.h1)}]  {state}"
@@ -162,3 +163,17 @@ class MarginSprt(_Sprt):
         margins = [pair.margin for pair in pairs]
         llr = float(self.llr(len(margins), sum(margins), sum(m * m for m in margins)))
         return self._result("pair margin", self.margin0, self.margin1, len(pairs), llr)
+
+    def pairs_to_decide(self, pairs: Sequence) -> float:
+        """How many pairs in all the test would take to decide if the margins went on with
+        the mean and spread of these (at least one pair): each pair then adds the same step
+        to the LLR. inf where that step is 0, at a mean midway between the hypotheses."""
+        margins = [pair.margin for pair in pairs]
+        mean, mean_of_squares = sum(margins) / len(margins), sum(m * m for m in margins) / len(margins)
+        step = float(self.llr(1, mean, mean_of_squares))
+        lower, upper = self.bounds
+        if not math.isfinite(step):
+            return self.min_pairs
+        if step == 0:
+            return math.inf
+        return max(self.min_pairs, math.ceil((upper if step > 0 else lower) / step))

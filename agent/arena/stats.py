@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 
 from agent.arena.records import starting_clocks
-from agent.cli_support import plural
+from agent.cli_support import plural, printable
 
 Z_95 = 1.959964
 ELO_SHOWN_LIMIT = 800  # beyond this the interval says only "more than"
@@ -89,7 +89,7 @@ def _label(records, side: str) -> str:
     """The agent as typed, with its clock in a time-odds match."""
     if not records:
         return side
-    label = records[0]["agents"][side]
+    label = printable(records[0]["agents"][side])
     if "time_b" in records[0]:
         label += f" ({starting_clocks(records[0])[side]:g} s)"
     return label
@@ -129,10 +129,10 @@ FAULT_WORDS = {"time": "on time", "invalid": "on invalid answers"}
 
 
 def forfeit_lines(records, width: int = 80) -> list:
-    """Why games were forfeited, one line per side and kind of fault, each cut to `width`:
-    `B lost 3 games on invalid answers (2, 5, 9): garbled output.txt: ...`, the reason
-    the first of them gave."""
-    from agent.arena.terminal import crop
+    """Why games were forfeited, a paragraph per side and kind of fault, wrapped to
+    `width`: `B lost 3 games on invalid answers (2, 5, 9): garbled output.txt: ...`, the
+    reason the first of them gave, whole (an agent's error cut short may say nothing)."""
+    import textwrap
 
     lost = {}
     for record in sorted(records, key=lambda record: record["game"]):
@@ -143,13 +143,9 @@ def forfeit_lines(records, width: int = 80) -> list:
     for (side, fault), games in sorted(lost.items()):
         numbers = ", ".join(str(record["game"]) for record in games[:3]) + (", ..." if len(games) > 3 else "")
         kind = FAULT_WORDS.get(fault, f"on {fault}")
-        reason = games[0]["reason"] or games[0]["moves"][-1].get("reason", "")
-        lines.append(
-            crop(
-                f"{side} lost {plural(len(games), 'game')} {kind} ({numbers})" + (f": {reason}" if reason else ""),
-                width,
-            )
-        )
+        reason = printable(games[0]["reason"] or games[0]["moves"][-1].get("reason", ""))
+        paragraph = f"{side} lost {plural(len(games), 'game')} {kind} ({numbers})" + (f": {reason}" if reason else "")
+        lines += textwrap.wrap(paragraph, width, subsequent_indent="  ", break_on_hyphens=False)
     return lines
 
 

@@ -4,14 +4,15 @@ the first against each of the others (--gauntlet), and a cross table of the resu
 from __future__ import annotations
 
 import itertools
-import json
 import random
 import sys
 
 from agent.arena.match import MatchSettings, run_match
 from agent.arena.preflight import Refused, prepare, warn_of_jobs
-from agent.arena.process import SetupFailed, stop_signals_interrupt
-from agent.cli_support import INTERRUPTED, interrupted, plural
+from agent.arena.process import SetupFailed
+from agent.arena.records_file import RecordsFile
+from agent.arena.stop_signals import stop_signals_interrupt
+from agent.cli_support import INTERRUPTED, interrupted, plural, printable
 
 
 def pairings(count: int, gauntlet: bool) -> list:
@@ -22,7 +23,7 @@ def pairings(count: int, gauntlet: bool) -> list:
 def cross_table(labels: list, results: dict) -> str:
     """Rows and columns are the agents; a cell is the row agent's mean margin a game and
     its W-L-D against the column agent; the last column, its mean margin over all games."""
-    names = [f"{i + 1}. {label}"[:24] for i, label in enumerate(labels)]
+    names = [f"{i + 1}. {printable(label)}"[:24] for i, label in enumerate(labels)]
     header = ["agent"] + [f"vs {i + 1}" for i in range(len(labels))] + ["all"]
     rows = []
     for row, name in enumerate(names):
@@ -76,7 +77,10 @@ def run(args) -> int:
     # every pairing plays the same boards: the cross table compares like with like
     settings = MatchSettings(args.games, args.size, args.types, args.time, seed, args.paired, None, positions)
     try:
-        out = open(args.out, "w", encoding="utf-8") if args.out else None
+        out = RecordsFile(args.out) if args.out else None
+    except RecordsFile.Refused as refusal:
+        print(f"fruit-rage tournament: --out {args.out} {refusal}", file=sys.stderr)
+        return 2
     except OSError as error:
         print(f"fruit-rage tournament: cannot write --out {args.out}: {error.strerror}", file=sys.stderr)
         return 1
@@ -93,8 +97,7 @@ def run(args) -> int:
 
                 def written(record):
                     if out is not None:
-                        out.write(json.dumps(record.to_json()) + "\n")
-                        out.flush()
+                        out.write(record.to_dict())
 
                 match = run_match(
                     specs[row],
@@ -109,20 +112,21 @@ def run(args) -> int:
                 results[column, row] = tally(match.records, "B")
                 margin = results[row, column][0] / len(match.records)
                 print(
-                    f"[{number}/{len(matches)}] {args.agents[row]} vs {args.agents[column]}: {margin:+.1f} a game",
+                    f"[{number}/{len(matches)}] {printable(args.agents[row])} vs {printable(args.agents[column])}: "
+                    f"{margin:+.1f} a game",
                     file=sys.stderr,
                     flush=True,
                 )
     except KeyboardInterrupt:
         stopped_by_ctrl_c = True
-    except (SetupFailed, OSError) as error:
+    except (SetupFailed, RecordsFile.WriteFailed, OSError) as error:
         print(f"fruit-rage tournament: {error}; stopped", file=sys.stderr)
         return 1
     finally:
         if out is not None:
             out.close()
     if stopped_by_ctrl_c:
-        interrupted("fruit-rage")
+        interrupted("fruit-rage tournament")
     if results:
         print(cross_table(args.agents, results))
     return INTERRUPTED if stopped_by_ctrl_c else 0

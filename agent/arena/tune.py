@@ -10,6 +10,7 @@ boards, locally or on a cluster; the verdict says whether to keep it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -22,11 +23,13 @@ from agent.arena.sprt import MarginSprt, SprtResult
 @dataclass(frozen=True)
 class GateResult:
     """The margin SPRT's last result (`verdict` None: the games ran out undecided), the
-    paired statistics and the match."""
+    paired statistics, the match, and when undecided the pairs the test would have taken
+    at the margins' mean and spread (MarginSprt.pairs_to_decide)."""
 
     sprt: Optional[SprtResult]
     stats: PairedStats
     match: MatchResult
+    pairs_to_decide: Optional[float] = None
 
     @property
     def accepted(self) -> bool:
@@ -44,6 +47,27 @@ class GateResult:
             "mean_pair_margin": None if self.stats.margin is None else self.stats.margin.mean,
             "games": len(self.match.records),
         }
+
+    def conclusion(self) -> str:
+        """What the gate found, in words: the verdict and the margin with its interval, and
+        without a verdict why, with the pairs it would take."""
+        if self.sprt is None:
+            return "none: not one pair of games was completed"
+        margin = self.stats.margin
+        gained = f"the candidate gained {margin.mean:+.1f} +/- {margin.error:.1f} points a pair (95%)"
+        if self.sprt.verdict == "H1":
+            return f"keep the candidate (H1): {gained}"
+        if self.sprt.verdict == "H0":
+            return f"reject the candidate (H0): {gained}"
+        if math.isinf(self.pairs_to_decide):
+            needed = "at this mean, midway between them, no number of pairs would"
+        else:
+            pairs = self.pairs_to_decide
+            needed = f"at this mean and spread it would take about {pairs:,} pairs (--games {2 * pairs:,})"
+        return (
+            f"none: {gained}, but {self.sprt.pairs} pairs were too few for the test to tell "
+            f"H0 (<= {self.sprt.h0:g}) from H1 (>= {self.sprt.h1:g}) at the error rates asked; {needed}"
+        )
 
 
 def gate(
@@ -69,7 +93,7 @@ def gate(
     last = [None]
 
     def finished(record) -> bool:
-        if pairs.add(record.to_json()) is None:
+        if pairs.add(record.to_dict()) is None:
             return True
         last[0] = test.result(pairs.pairs)
         if on_pair is not None:
@@ -77,4 +101,7 @@ def gate(
         return last[0].verdict is None
 
     match = run_match(candidate, base, settings, jobs=jobs, cluster=cluster, on_record=finished)
-    return GateResult(last[0], paired_stats(pairs.pairs), match)
+    undecided = last[0] is not None and last[0].verdict is None
+    return GateResult(
+        last[0], paired_stats(pairs.pairs), match, test.pairs_to_decide(pairs.pairs) if undecided else None
+    )

@@ -7,12 +7,15 @@ import ast
 import json
 import random
 import sys
+import textwrap
 
 from agent.arena.match import MatchSettings
 from agent.arena.preflight import Refused, prepare, warn_of_jobs
-from agent.arena.process import SetupFailed, stop_signals_interrupt
+from agent.arena.process import SetupFailed
+from agent.arena.stop_signals import stop_signals_interrupt
+from agent.arena.terminal import terminal_width
 from agent.arena.tune import gate
-from agent.cli_support import interrupted
+from agent.cli_support import interrupted, plural, printable
 
 
 def parse_param(text: str) -> tuple:
@@ -44,7 +47,8 @@ def run(args) -> int:
     settings = MatchSettings(args.games, args.size, args.types, args.time, seed, paired=True, positions=positions)
     margin0, margin1 = args.sprt_margin
     print(
-        f"tune {args.candidate}{' ' + ' '.join(args.param) if args.param else ''} against {args.base}: "
+        f"tune {printable(args.candidate)}{' ' + printable(' '.join(args.param)) if args.param else ''} "
+        f"against {printable(args.base)}: "
         f"H0 margin <= {margin0:g}, H1 >= {margin1:g}, at most {args.games // 2} pairs, seed {seed}",
         flush=True,
     )
@@ -74,21 +78,16 @@ def run(args) -> int:
                 on_pair=progress,
             )
     except KeyboardInterrupt:
-        return interrupted("fruit-rage", mid_line=True)
+        return interrupted("fruit-rage tune", mid_line=True)
     except SetupFailed as error:
         print(f"\nfruit-rage tune: {error}; stopped", file=sys.stderr)
         return 1
     if at_terminal:
         print(file=sys.stderr)
     print("\n".join(verdict.stats.lines()))
-    state = (
-        "undecided: the games ran out"
-        if verdict.sprt is None or verdict.sprt.verdict is None
-        else "keep the candidate (H1)"
-        if verdict.accepted
-        else "reject the candidate (H0)"
-    )
-    print(f"verdict: {state}" + (f"; {verdict.sprt.describe()}" if verdict.sprt else ""))
+    if verdict.sprt is not None:
+        print(f"SPRT (pair margin) after {plural(verdict.sprt.pairs, 'pair')}: {verdict.sprt.describe(ended=True)}")
+    print(textwrap.fill(f"verdict: {verdict.conclusion()}", terminal_width(sys.stdout), break_on_hyphens=False))
     if args.verdict:
         record = {
             "candidate": args.candidate,

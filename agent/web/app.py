@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import secrets
@@ -17,26 +18,44 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from agent.web import bodies, engine, replays
+from agent.web import bodies, engine, game_records, replays
+from agent.web.analyses import Analyses
 from agent.web.games import AGENT, HUMAN, Game, GameError
 from agent.web.guards import HostCheck, SecurityHeaders
 from agent.web.store import ExpiringStore, StoreFull
-from agent.web.thinking import WorkerDied, WorkerPool
+from agent.web.strict_records import TooMuchWork
+from agent.web.thinking import WALL_GRACE, WorkerDied, WorkerPool
 
 STATIC = Path(__file__).parent / "static"
 IDLE_SECONDS = 30 * 60  # a game or replay nobody asked for in this long is dropped
+# A game that never had a move is dropped this long after its first mover's clock (and
+# the agent's wall guard) would have run out: a page reloaded or a flood of new games.
+UNPLAYED_GRACE = 60.0
 MAX_GAMES = 500
+# Games one client address holds at once; at the cap, its least recently used game that
+# is over or never had a move makes room for a new one.
+MAX_GAMES_PER_CLIENT = 32
 MAX_REPLAYS = 50
+REPLAY_BYTES = 64 * 2**20  # what the replays keep in all (each game as its JSON)
 RECORDS_SECONDS = 120.0  # wall seconds allowed for checking a file of records
+# Files of records being received or checked at once, one an address; more are refused.
+RECORD_FILES_AT_ONCE = 4
+RECORDS_NICENESS = 19  # the records' worker yields the processors to the agents' thinking
 LIMITS = {"size": (1, engine.MAX_SIZE), "types": (1, engine.MAX_TYPES), "clock": (0, 300.0), "seed": (0, 10**18 - 1)}
 DEFAULTS = {"size": 8, "types": 3, "clock": 120.0, "agent_clock": 30.0, "first": "you", "opponent": "ours"}
 FIRST_CHOICES = ("you", "agent", "random")
 GAME_FIELDS = ("size", "types", "clock", "agent_clock", "first", "opponent", "seed")
 LONGEST_MOVE_NAME = 8
+ANALYSIS_NODES = (1000, 10 * engine.DEFAULT_NODES)  # the node budgets a page may ask an analysis for
+ANALYSES_WAITING = 4  # analyses that may wait for a free worker; more are refused
+ANALYSES_KEPT = 100  # finished analyses kept, the least recently asked for dropped first
+HINT_SECONDS = 120.0  # wall seconds a hint may take (a few on the largest board)
+# A game not analysed (or whose analysis was cancelled): not an error, the page just offers one.
+NO_ANALYSIS = {"state": "none", "done": 0, "total": 0, "nodes": None, "analysis": None, "error": ""}
 LONGEST_FILE_NAME = 255
 
 
@@ -46,16 +65,30 @@ class Session:
 
     game: Game
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    replay: dict | None = None  # the game opened as a replay: its id and what the page shows
 
 
 class Server:
-    def __init__(self, records_dir: str | None, workers: int, clock, idle_seconds: float, max_games: int):
+    def __init__(
+        self, records_dir: str | None, workers: int, clock, idle_seconds: float, max_games: int, replay_bytes: int
+    ):
         self.records_dir = records_dir
         self.workers = workers
         self.clock = clock
-        self.games = ExpiringStore(max_games, idle_seconds, clock)
-        self.replays = ExpiringStore(MAX_REPLAYS, idle_seconds, clock)
-        self.pool: WorkerPool | None = None
+        self.idle_seconds = idle_seconds
+        self.games = ExpiringStore(max_games, self._game_idle_seconds, clock)
+        self.replays = ExpiringStore(MAX_REPLAYS, idle_seconds, clock, budget=replay_bytes)
+        self.pool: WorkerPool | None = None  # the agents' thinking
+        self.records_pool: WorkerPool | None = None  # checking files of records
+        self.record_files: asyncio.Semaphore | None = None  # made on the server's event loop
+        self.record_file_senders = set()  # the addresses of the files being received or checked
+        self.analyses = Analyses(max(1, workers // 2), ANALYSES_WAITING, ANALYSES_KEPT)
+
+    def _game_idle_seconds(self, session: Session) -> float:
+        game = session.game
+        if game.moves:
+            return self.idle_seconds
+        return min(self.idle_seconds, game.clocks[game.first] + WALL_GRACE + UNPLAYED_GRACE)
 
     # --- the page's settings ---------------------------------------------------------
     async def options(self, request: Request):
@@ -66,6 +99,11 @@ class Server:
                 "limits": LIMITS,
                 "defaults": DEFAULTS,
                 "records": self._record_names(),
+                "analysis": {
+                    "nodes": engine.DEFAULT_NODES,
+                    "labels": [list(floor) for floor in engine.LABEL_FLOORS],
+                    "thresholds": engine.THRESHOLDS_TEXT,
+                },
             }
         )
 
@@ -86,8 +124,10 @@ class Server:
         if first == "random":
             first = random.Random(seed).choice((HUMAN, AGENT))
         game = Game(engine.Board.random(seed, size, types), opponent, clocks, first, seed, self.clock())
+        client = _client_address(request)
+        self._make_room_for(client)
         try:
-            game_id = self.games.add(Session(game))
+            game_id = self.games.add(Session(game), owner=client)
         except StoreFull as error:
             raise HTTPException(503, str(error)) from None
         return JSONResponse(game.to_json(game_id, self.clock()), status_code=201)
@@ -124,6 +164,62 @@ class Server:
                 game.play_agent(thought.cell, thought.cpu, self.clock())
         return JSONResponse(game.to_json(game_id, self.clock()))
 
+    async def hint(self, request: Request):
+        """The agent's choice for the person in the position, with its value; the game
+        counts the hint."""
+        game_id, session = self._session(request)
+        await bodies.read_json_object(request, ())
+        game = session.game
+        game.check_human_clock(self.clock())
+        try:
+            game.take_hint()
+        except GameError as error:
+            raise HTTPException(error.status, str(error)) from None
+        position = len(game.moves)
+        try:
+            found = await self.pool.run(HINT_SECONDS, engine.hint, game.board.rows, engine.DEFAULT_NODES)
+        except (asyncio.TimeoutError, WorkerDied):
+            raise HTTPException(503, "the hint could not be found in time") from None
+        return JSONResponse({**found, "position": position, "hints": len(game.hinted)})
+
+    async def game_record(self, request: Request):
+        """The game, once over, as a match record to save (one JSON line)."""
+        _, session = self._session(request)
+        record = self._record_of(session.game)
+        return Response(
+            _record_line(record),
+            media_type="application/x-ndjson",
+            headers={"content-disposition": f'attachment; filename="{game_records.file_name(session.game)}"'},
+        )
+
+    async def game_replay(self, request: Request):
+        """The game, once over, opened as a replay (as its saved record would be), once."""
+        _, session = self._session(request)
+        if session.replay is not None and self.replays.get(session.replay["id"]) is not None:
+            return JSONResponse(session.replay, status_code=201)
+        record = self._record_of(session.game)
+        response = await self._open_records(_record_line(record), game_records.file_name(session.game))
+        session.replay = json.loads(response.body)
+        return response
+
+    def _record_of(self, game: Game) -> dict:
+        if not game.over:
+            raise HTTPException(409, "the game is not over yet")
+        return game_records.match_record(game)
+
+    def _make_room_for(self, client: str) -> None:
+        """A client at its cap of games gives up its least recently used game that is over
+        or never had a move; 429 when every one of them is under way."""
+        held = self.games.owned_by(client)
+        if len(held) < MAX_GAMES_PER_CLIENT:
+            return
+        spare = next((game_id for game_id, session in held if not session.game.under_way), None)
+        if spare is None:
+            raise HTTPException(
+                429, f"this address has {MAX_GAMES_PER_CLIENT} games under way; finish one or let it expire"
+            )
+        self.games.drop(spare)
+
     def _session(self, request: Request) -> tuple:
         game_id = request.path_params["game_id"]
         session = self.games.get(game_id)
@@ -137,45 +233,102 @@ class Server:
             raise HTTPException(404, "the server was started without --records")
         body = await bodies.read_json_object(request, ("name",))
         name = bodies.text(body, "name", LONGEST_FILE_NAME)
+        async with self._record_file_turn(_client_address(request)):
+            return await self._open_records(self._record_file(name), name)
+
+    def _record_file(self, name: str) -> bytes:
         try:
-            data = replays.read_record_file(self.records_dir, name)
+            return replays.read_record_file(self.records_dir, name)
         except LookupError as error:
             raise HTTPException(404, str(error)) from None
         except ValueError as error:
             raise HTTPException(413, str(error)) from None
         except OSError as error:
             raise HTTPException(404, f"{name}: {(error.strerror or str(error)).lower()}") from None
-        return await self._open_records(data, name)
 
     async def upload_records(self, request: Request):
-        data = await bodies.read_body(request, replays.MAX_RECORDS_BYTES)
-        return await self._open_records(data, "the uploaded file")
+        async with self._record_file_turn(_client_address(request)):
+            return await self._open_records(
+                await bodies.read_body(request, replays.MAX_RECORDS_BYTES), "the uploaded file"
+            )
+
+    @contextlib.asynccontextmanager
+    async def _record_file_turn(self, client: str):
+        """One of the few places for a file of records in memory, one an address; 503 when
+        all are taken or the address has one."""
+        if self.record_files.locked() or client in self.record_file_senders:
+            raise HTTPException(503, "the server is reading other files of records; try again in a moment")
+        self.record_file_senders.add(client)
+        try:
+            async with self.record_files:
+                yield
+        finally:
+            self.record_file_senders.discard(client)
 
     async def _open_records(self, data: bytes, label: str):
+        reading = self.records_pool.run(RECORDS_SECONDS, replays.load_records, data, label)
+        del data  # a refusal's traceback keeps this frame alive for a while: not the file with it
         try:
-            records, view = await self.pool.run(RECORDS_SECONDS, replays.load_records, data, label)
+            games, view = await reading
+        except TooMuchWork as error:
+            raise HTTPException(413, str(error)) from None
         except ValueError as error:
             raise HTTPException(400, str(error)) from None
         except (asyncio.TimeoutError, WorkerDied):
             raise HTTPException(503, f"{label} could not be read in time; try a smaller file") from None
         try:
-            replay_id = self.replays.add(records)
+            replay_id = self.replays.add(games, size=sum(map(len, games)))
         except StoreFull as error:
             raise HTTPException(503, str(error)) from None
         return JSONResponse({"id": replay_id, **view}, status_code=201)
 
     async def replay_game(self, request: Request):
-        records = self.replays.get(request.path_params["replay_id"])
-        if records is None:
+        games = self.replays.get(request.path_params["replay_id"])
+        if games is None:
             raise HTTPException(404, "no such replay (it may have expired)")
         index = request.path_params["index"]
-        if not 0 <= index < len(records):
-            raise HTTPException(404, f"no game {index}: the file holds games 0 to {len(records) - 1}")
+        if not 0 <= index < len(games):
+            raise HTTPException(404, f"no game {index}: the file holds games 0 to {len(games) - 1}")
         try:
-            view = await self.pool.run(RECORDS_SECONDS, replays.game_view, index, records[index])
+            view = await self.records_pool.run(RECORDS_SECONDS, replays.game_view, index, games[index])
         except (asyncio.TimeoutError, WorkerDied):
             raise HTTPException(503, "the game could not be replayed in time") from None
         return JSONResponse(view)
+
+    # --- analyses of replayed games ----------------------------------------------------
+    async def start_analysis(self, request: Request):
+        key, games = self._replayed_game(request)
+        body = await bodies.read_json_object(request, ("nodes",))
+        nodes = bodies.whole_number(body, "nodes", *ANALYSIS_NODES, engine.DEFAULT_NODES)
+        try:
+            analysis = self.analyses.start(key, json.loads(games[key[1]]), nodes)
+        except StoreFull as error:
+            raise HTTPException(503, str(error)) from None
+        return JSONResponse(analysis.to_json(), status_code=202)
+
+    async def show_analysis(self, request: Request):
+        key, _ = self._replayed_game(request)
+        analysis = self.analyses.get(key)
+        return JSONResponse(NO_ANALYSIS if analysis is None else analysis.to_json())
+
+    async def cancel_analysis(self, request: Request):
+        key, _ = self._replayed_game(request)
+        analysis = self.analyses.cancel(key)
+        if analysis is None:
+            raise HTTPException(404, "this game has no analysis to cancel")
+        return JSONResponse(analysis.to_json())
+
+    def _replayed_game(self, request: Request) -> tuple:
+        """((replay id, game index), the replay's games) of the request's path; 404 when
+        there is no such replay or game."""
+        replay_id = request.path_params["replay_id"]
+        games = self.replays.get(replay_id)
+        if games is None:
+            raise HTTPException(404, "no such replay (it may have expired)")
+        index = request.path_params["index"]
+        if not 0 <= index < len(games):
+            raise HTTPException(404, f"no game {index}: the file holds games 0 to {len(games) - 1}")
+        return (replay_id, index), games
 
     def _record_names(self) -> list:
         if self.records_dir is None:
@@ -187,6 +340,15 @@ class Server:
 
     async def index(self, request: Request):
         return FileResponse(STATIC / "index.html")
+
+
+def _record_line(record: dict) -> bytes:
+    """A record as `match --out` writes it: one line of JSON."""
+    return (json.dumps(record) + "\n").encode()
+
+
+def _client_address(request: Request) -> str:
+    return request.client.host if request.client else ""
 
 
 async def _http_error(request: Request, error: HTTPException):
@@ -204,17 +366,22 @@ def create_app(
     clock=time.monotonic,
     idle_seconds: float = IDLE_SECONDS,
     max_games: int = MAX_GAMES,
+    replay_bytes: int = REPLAY_BYTES,
 ) -> Starlette:
     """The app; `allowed_hosts` (None: any) refuses other Host headers, which keeps a page
     of another site from reaching a server on 127.0.0.1 through a rebound name."""
-    server = Server(records_dir, workers or os.cpu_count() or 1, clock, idle_seconds, max_games)
+    server = Server(records_dir, workers or os.cpu_count() or 1, clock, idle_seconds, max_games, replay_bytes)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         server.pool = WorkerPool(server.workers)
+        server.records_pool = WorkerPool(1, niceness=RECORDS_NICENESS)
+        server.record_files = asyncio.Semaphore(RECORD_FILES_AT_ONCE)
         try:
             yield
         finally:
+            await server.analyses.close()
+            server.records_pool.close()
             server.pool.close()
 
     routes = [
@@ -224,9 +391,19 @@ def create_app(
         Route("/api/games/{game_id}", server.show_game),
         Route("/api/games/{game_id}/move", server.human_move, methods=["POST"]),
         Route("/api/games/{game_id}/agent-move", server.agent_move, methods=["POST"]),
+        Route("/api/games/{game_id}/hint", server.hint, methods=["POST"]),
+        Route("/api/games/{game_id}/record", server.game_record),
+        Route("/api/games/{game_id}/replay", server.game_replay, methods=["POST"]),
         Route("/api/records/open", server.open_record_file, methods=["POST"]),
         Route("/api/records/upload", server.upload_records, methods=["POST"]),
         Route("/api/replays/{replay_id}/games/{index:int}", server.replay_game),
+        Route(
+            "/api/replays/{replay_id}/games/{index:int}/analysis",
+            server.start_analysis,
+            methods=["POST"],
+        ),
+        Route("/api/replays/{replay_id}/games/{index:int}/analysis", server.show_analysis),
+        Route("/api/replays/{replay_id}/games/{index:int}/analysis", server.cancel_analysis, methods=["DELETE"]),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
     middleware = [Middleware(SecurityHeaders)]

@@ -4,21 +4,34 @@ HTTPException whose detail tells the client what to fix."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 JSON_BODY_LIMIT = 4096  # bytes: every JSON request here is a handful of fields
+# A body must be all in this long after its headers (4 MB at 140 kB/s): a client that
+# stops halfway must not hold its connection, nor its turn to send a file, for good.
+BODY_SECONDS = 30.0
 
 
-async def read_body(request: Request, limit: int) -> bytes:
+async def read_body(request: Request, limit: int, seconds: float = BODY_SECONDS) -> bytes:
     """The body, refused with 413 as soon as it passes `limit` bytes (whatever
-    Content-Length claims)."""
+    Content-Length claims), with 408 when it is not all in within `seconds`."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise HTTPException(413, f"the request body is larger than {limit} bytes")
+    try:
+        return await asyncio.wait_for(_chunks_up_to(request, limit), seconds)
+    except asyncio.TimeoutError:
+        raise HTTPException(408, f"the request body did not arrive within {seconds:g} seconds") from None
+    except ClientDisconnect:
+        raise HTTPException(400, "the client left before its request body was in") from None
+
+
+async def _chunks_up_to(request: Request, limit: int) -> bytes:
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)

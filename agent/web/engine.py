@@ -5,30 +5,49 @@ through here, so a change of the library is met in this module alone."""
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 
+from agent import __version__ as VERSION
+from agent.arena.analysis import DEFAULT_NODES, LABEL_FLOORS, THRESHOLDS_TEXT, analyse_game, search_position
 from agent.arena.phases import match_phases
-from agent.arena.records import read_records, starting_clocks
-from agent.arena.referee import decide
+from agent.arena.records import (
+    MATCH_FIELDS,
+    OPTIONAL_MATCH_FIELDS,
+    check_record,
+    is_record_cut_short,
+    starting_clocks,
+    time_measured,
+)
+from agent.arena.referee import GameRecord, Turn, decide
 from agent.board import Board, Move
 from agent.players import BUILT_IN_PLAYERS, player_from_name
-from agent.rules import MAX_SIZE
+from agent.rules import MAX_SIZE, MAX_TYPES
 
 PLAYER_NAMES = tuple(BUILT_IN_PLAYERS)
-MAX_TYPES = 9
+RECORD_FIELDS = MATCH_FIELDS + OPTIONAL_MATCH_FIELDS  # every top-level field `match --out` writes
 
 __all__ = [
+    "DEFAULT_NODES",
+    "LABEL_FLOORS",
+    "THRESHOLDS_TEXT",
+    "VERSION",
+    "GameRecord",
+    "Turn",
+    "analyse",
+    "hint",
     "MAX_SIZE",
     "MAX_TYPES",
     "PLAYER_NAMES",
+    "RECORD_FIELDS",
     "Board",
     "Move",
+    "check_record",
     "choose_move",
     "decide",
+    "is_record_cut_short",
     "match_phases",
-    "read_uploaded_records",
     "starting_clocks",
+    "time_measured",
 ]
 
 
@@ -42,14 +61,25 @@ def choose_move(player: str, rows: tuple, types: int, clock_left: float) -> tupl
     return move.cell, time.process_time() - started
 
 
-def read_uploaded_records(data: bytes, label: str) -> list:
-    """The checked records in an uploaded JSONL file, read by the same code as a file on
-    disk; ValueError naming `label` (never the temporary file) and what is wrong."""
-    with tempfile.TemporaryDirectory(prefix="fruit-rage-upload-") as folder:
-        path = os.path.join(folder, "upload.jsonl")
-        with open(path, "wb") as handle:
-            handle.write(data)
-        try:
-            return read_records(path)
-        except ValueError as error:
-            raise ValueError(str(error).replace(path, label)) from None
+def analyse(send, record: dict, nodes: int) -> dict:
+    """The analysis of a checked record (agent.arena.analysis) as JSON; send((done, total))
+    as it goes. Runs in a process of its own (agent.web.jobs), which stops by itself if the
+    server is gone."""
+    server = os.getppid()
+    return analyse_game(
+        record, nodes, progress=lambda done, total: send((done, total)), cancelled=lambda: os.getppid() != server
+    ).to_dict()
+
+
+def hint(rows: tuple, nodes: int) -> dict:
+    """The agent's choice on the board `rows` for whoever moves, searched as an analysis
+    searches a position: the group's name and cells, the position's value, and whether it
+    is exact. Runs in a pool worker."""
+    found = search_position(tuple(rows), nodes)
+    group = Board(rows).group_at(Move(*found.move))
+    return {
+        "move": group.move.name,
+        "cells": [list(cell) for cell in sorted(group.cells)],
+        "value": found.value,
+        "exact": found.exact,
+    }

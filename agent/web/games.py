@@ -50,10 +50,19 @@ class Game:
         self.moves = []
         self.winner: str | None = None
         self.reason = ""
+        self.start_rows = board.rows  # for the game's record
+        self.start_clocks = dict(clocks)
+        self.fault: str | None = None  # how the loser lost, when not on points: "time" or "invalid"
+        self.hinted = set()  # the positions (moves played before them) the person asked a hint in
 
     @property
     def over(self) -> bool:
         return self.turn is None
+
+    @property
+    def under_way(self) -> bool:
+        """Begun and not over: a game someone is playing, not one left before or after."""
+        return bool(self.moves) and not self.over
 
     def clock_left(self, side: str, now: float) -> float:
         """A side's time left at `now`: the person's runs down while it is their turn."""
@@ -65,7 +74,7 @@ class Game:
         """The person loses once their clock is out, whether or not they move again."""
         if self.turn == HUMAN and self.clock_left(HUMAN, now) <= 0:
             self.clocks[HUMAN] = self.clock_left(HUMAN, now)
-            self._lose(HUMAN, "ran out of time")
+            self._lose(HUMAN, "ran out of time", "time")
 
     def play_human(self, name: str, now: float) -> PlayedMove | None:
         """The person's move, a cell name such as B3; None when their clock ran out first
@@ -87,22 +96,28 @@ class Game:
         self.expect_turn(AGENT)
         if cpu >= self.clocks[AGENT]:
             self.clocks[AGENT] -= cpu
-            self._lose(AGENT, f"ran out of time: used {cpu:.3f} s with {cpu + self.clocks[AGENT]:.3f} s left")
+            self._lose(AGENT, f"ran out of time: used {cpu:.3f} s with {cpu + self.clocks[AGENT]:.3f} s left", "time")
             return None
         try:
             move = Move(*cell)
             self.board.group_at(move)
         except (TypeError, ValueError) as error:
             self.clocks[AGENT] -= cpu
-            self._lose(AGENT, f"answered with no move: {error}")
+            self._lose(AGENT, f"answered with no move: {error}", "invalid")
             return None
         return self._take(AGENT, move, cpu, now)
 
     def agent_failed(self, reason: str, seconds: float) -> None:
-        """The agent's move never came (its wall-clock guard, a dead worker): it loses."""
+        """The agent's move never came (its wall-clock guard, a dead worker): it loses, on
+        time when the seconds ran its clock out."""
         self.expect_turn(AGENT)
         self.clocks[AGENT] -= seconds
-        self._lose(AGENT, reason)
+        self._lose(AGENT, reason, "time" if self.clocks[AGENT] <= 0 else "invalid")
+
+    def take_hint(self) -> None:
+        """The person asked for a hint in this position: the game says so from now on."""
+        self.expect_turn(HUMAN)
+        self.hinted.add(len(self.moves))
 
     def expect_turn(self, side: str) -> None:
         """GameError unless it is `side`'s turn."""
@@ -125,8 +140,9 @@ class Game:
             self.turn_started = now
         return played
 
-    def _lose(self, side: str, reason: str) -> None:
+    def _lose(self, side: str, reason: str, fault: str) -> None:
         self.turn = None
+        self.fault = fault
         self.winner = AGENT if side == HUMAN else HUMAN
         self.reason = f"{'you' if side == HUMAN else 'the agent'} {reason}"
 
@@ -156,5 +172,6 @@ class Game:
             "winner": self.winner,
             "reason": self.reason,
             "moves": [move.to_json() for move in self.moves],
+            "hints": len(self.hinted),
             "last_move": self.moves[-1].to_json(with_cells=True) if self.moves else None,
         }

@@ -4,9 +4,10 @@ the whole file, from the data `fruit-rage phases` prints."""
 
 from __future__ import annotations
 
+import json
 import os
 
-from agent.web import engine
+from agent.web import engine, strict_records
 
 MAX_RECORDS_BYTES = 4 * 1024 * 1024
 RECORDS_SUFFIX = ".jsonl"
@@ -38,15 +39,18 @@ def read_record_file(folder: str, name: str) -> bytes:
 
 
 def load_records(data: bytes, label: str) -> tuple:
-    """(checked records, what the page shows of the file); ValueError naming `label`."""
-    records = engine.read_uploaded_records(data, label)
+    """(each game's record as compact JSON, what the page shows of the file); ValueError
+    naming `label`. A game is kept as its JSON, the fewest bytes that hold it: the server
+    counts what it keeps by them."""
+    records = strict_records.read_records(data, label)
     if not records:
         raise ValueError(f"{label} holds no game records")
-    return records, {
+    view = {
         "label": label,
         "games": [game_summary(index, record) for index, record in enumerate(records)],
         "phases": phases_view(records),
     }
+    return [json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode() for record in records], view
 
 
 def game_summary(index: int, record: dict) -> dict:
@@ -61,18 +65,25 @@ def game_summary(index: int, record: dict) -> dict:
         "scores": record["scores"],
         "winner": record["winner"],
         "reason": record["reason"],
+        "hints": record.get("hints", {}),  # a game from the page: the hints the person took
     }
 
 
-def game_view(index: int, record: dict) -> dict:
-    """The game move by move: the board before every move and after the last one, the
-    group each move took, and A's margin (A's points minus B's) after each move on the
-    board. A losing last move (time, invalid) takes nothing."""
+def game_view(index: int, kept: bytes) -> dict:
+    """The game `load_records` kept, move by move: the board before every move and after
+    the last one, the group each move took, and A's margin (A's points minus B's) after
+    each move on the board. A losing last move (time, invalid) takes nothing."""
+    record = json.loads(kept)
     board = engine.Board(record["board"], record["types"])
     rows, moves, margins = [list(board.rows)], [], []
     scores = {"A": 0, "B": 0}
     for number, move in enumerate(record["moves"], 1):
-        shown = {"number": number, "side": move["player"], "cpu": move["cpu"]}
+        shown = {
+            "number": number,
+            "side": move["player"],
+            "cpu": move["cpu"],
+            "measured": engine.time_measured(record, move["player"]),
+        }
         if move.get("fault"):
             moves.append({**shown, "move": move.get("move"), "fault": move["reason"]})
             break

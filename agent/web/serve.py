@@ -4,11 +4,13 @@ http://H:P/ (127.0.0.1:8000 unless told otherwise)."""
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
 import os
+import socket
 import sys
 
-from agent.cli_support import interrupted, number
+from agent.cli_support import EXIT_CODES, interrupted, number
 
 DESCRIPTION = (
     "Serve the browser page on http://HOST:PORT/: play the agent or another built-in "
@@ -22,6 +24,7 @@ LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"]
 
 
 def add_arguments(parser) -> None:
+    parser.epilog = f"{EXIT_CODES}; 2 also for a port in use or a HOST this machine cannot listen on"
     parser.add_argument(
         "--host",
         default=DEFAULT_HOST,
@@ -44,8 +47,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    """Serve until Ctrl-C; 2 with a message for a --records that is not a folder or
-    without the web extra installed."""
+    """Serve until Ctrl-C (130); 2 with a message for a --records that is not a folder,
+    without the web extra installed, or for an address that cannot be listened on."""
     if args.records is not None and not os.path.isdir(args.records):
         print(f"fruit-rage serve: --records {args.records}: not a folder", file=sys.stderr)
         return 2
@@ -57,22 +60,38 @@ def run(args) -> int:
             file=sys.stderr,
         )
     try:
-        import uvicorn
-
+        from agent.web import http_server
         from agent.web.app import create_app
     except ImportError as error:
         print(
             f"fruit-rage serve: {error.name or error} is missing: the page needs the web extra "
-            f"(pip install 'fruit-rage[web]')",
+            f"(python3 -m pip install '.[web]' in the source folder)",
             file=sys.stderr,
         )
         return 2
 
+    try:
+        listener = http_server.listening_socket(args.host, args.port)
+    except OSError as error:
+        print(f"fruit-rage serve: {_cannot_listen(error, args.host, args.port)}", file=sys.stderr)
+        return 2
+    port = listener.getsockname()[1]
+    print(f"fruit-rage serve: the page is on http://{_bracketed(args.host)}:{port}/ (Ctrl-C stops it)", flush=True)
     app = create_app(
         records_dir=args.records, allowed_hosts=LOOPBACK_NAMES + [_bracketed(args.host)] if loopback else None
     )
-    uvicorn.run(app, host=args.host, port=args.port, access_log=False, log_level="info")
-    return 0
+    with listener:
+        stopped_by_ctrl_c = http_server.serve(app, listener)
+    return interrupted("fruit-rage serve") if stopped_by_ctrl_c else 0
+
+
+def _cannot_listen(error: OSError, host: str, port: int) -> str:
+    if error.errno == errno.EADDRINUSE:
+        return f"port {port} is in use; choose another with --port (0: any free port)"
+    if isinstance(error, socket.gaierror):
+        return f"--host {host}: {error.strerror or error}"
+    reason = os.strerror(error.errno) if error.errno else str(error)  # not the address repeated
+    return f"cannot listen on {host} port {port}: {reason.lower()}"
 
 
 def is_loopback(host: str) -> bool:
@@ -95,4 +114,4 @@ def main(argv=None) -> int:
     try:
         return run(parser.parse_args(argv))
     except KeyboardInterrupt:
-        return interrupted("fruit-rage")  # as `fruit-rage serve` ends
+        return interrupted("fruit-rage serve")  # as `fruit-rage serve` ends

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import re
 import secrets
 import time
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, Union
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")  # what secrets.token_urlsafe(16) gives
 
@@ -14,37 +16,71 @@ class StoreFull(Exception):
     """Every place is taken by an object still in use."""
 
 
+@dataclass
+class _Entry:
+    item: object
+    used: float  # when it was last asked for
+    owner: str  # who added it (a client's address)
+    size: int  # bytes it holds, as its adder counted them
+
+
 class ExpiringStore:
-    """At most `capacity` objects; one not asked for in `idle_seconds` is forgotten. The ids
-    are unguessable, so that one tab cannot reach another's game by counting."""
+    """At most `capacity` objects holding at most `budget` bytes; one not asked for in
+    `idle_seconds` (a number, or a function of the object) is forgotten. The ids are
+    unguessable, so that one tab cannot reach another's game by counting."""
 
-    def __init__(self, capacity: int, idle_seconds: float, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        capacity: int,
+        idle_seconds: Union[float, Callable[[object], float]],
+        clock: Callable[[], float] = time.monotonic,
+        budget: float = math.inf,
+    ):
         self.capacity = capacity
-        self.idle_seconds = idle_seconds
+        self.budget = budget
         self.clock = clock
-        self._items = {}  # id -> [object, last used]
+        self._idle_seconds = idle_seconds if callable(idle_seconds) else lambda item: idle_seconds
+        self._entries = {}  # id -> _Entry
+        self._bytes = 0
 
-    def add(self, item) -> str:
+    def add(self, item, owner: str = "", size: int = 0) -> str:
         self.sweep()
-        if len(self._items) >= self.capacity:
+        if len(self._entries) >= self.capacity:
             raise StoreFull(f"the server holds {self.capacity} of these already; try again later")
+        if self._bytes + size > self.budget:
+            raise StoreFull(f"the server holds {self.budget / 2**20:.3g} MB of these already; try again later")
         key = secrets.token_urlsafe(16)
-        self._items[key] = [item, self.clock()]
+        self._entries[key] = _Entry(item, self.clock(), owner, size)
+        self._bytes += size
         return key
 
     def get(self, key: str) -> object | None:
         """The object under `key`, or None when there is none (never was, or expired)."""
-        entry = self._items.get(key) if ID_PATTERN.fullmatch(key) else None
-        if entry is None or self.clock() - entry[1] > self.idle_seconds:
-            self._items.pop(key, None)
+        entry = self._entries.get(key) if ID_PATTERN.fullmatch(key) else None
+        if entry is None or self._expired(entry, self.clock()):
+            self.drop(key)
             return None
-        entry[1] = self.clock()
-        return entry[0]
+        entry.used = self.clock()
+        return entry.item
+
+    def owned_by(self, owner: str) -> list:
+        """(id, object) of what `owner` added and is still kept, least recently used first."""
+        self.sweep()
+        mine = sorted((entry.used, key) for key, entry in self._entries.items() if entry.owner == owner)
+        return [(key, self._entries[key].item) for _, key in mine]
+
+    def drop(self, key: str) -> None:
+        entry = self._entries.pop(key, None)
+        if entry is not None:
+            self._bytes -= entry.size
 
     def sweep(self) -> None:
         now = self.clock()
-        for key in [key for key, (_, used) in self._items.items() if now - used > self.idle_seconds]:
-            del self._items[key]
+        for key in [key for key, entry in self._entries.items() if self._expired(entry, now)]:
+            self.drop(key)
+
+    def _expired(self, entry: _Entry, now: float) -> bool:
+        return now - entry.used > self._idle_seconds(entry.item)
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._entries)

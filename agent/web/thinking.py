@@ -1,13 +1,16 @@
 """Work that must not run on the event loop: the agent's thinking and reading records.
 
-It runs in a pool of worker processes, so one long search leaves the other tabs served.
-No more tasks are handed out than there are workers, so a task's wall time is its own
-and not the queue's: the guard on the agent's move measures the agent alone."""
+It runs in pools of worker processes, so one long search leaves the other tabs served;
+records are read in a pool of their own at a lower priority, so that a file being checked
+neither holds up a move nor takes its processor. No more tasks are handed out than there
+are workers, so a task's wall time is its own and not the queue's: the guard on the
+agent's move measures the agent alone."""
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -34,15 +37,24 @@ class Thought:
 
 
 class WorkerPool:
-    def __init__(self, workers: int, wall_grace: float = WALL_GRACE):
+    """`workers` processes; with `niceness` above 0 they run at a lower priority, so that
+    their work yields the processors to the other pools' (reading records to thinking)."""
+
+    def __init__(self, workers: int, wall_grace: float = WALL_GRACE, niceness: int = 0):
         self.workers = workers
         self.wall_grace = wall_grace
+        self.niceness = niceness
         self._executor = self._new_executor()
         self._free = asyncio.Semaphore(workers)
 
     def _new_executor(self) -> ProcessPoolExecutor:
         # spawn, not fork: a fork of a process running an event loop and threads may hang
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=os.nice if self.niceness else None,
+            initargs=(self.niceness,) if self.niceness else (),
+        )
 
     async def run(self, timeout: float | None, function, *args):
         """function(*args) in a worker; asyncio.TimeoutError after `timeout` wall seconds
@@ -54,6 +66,7 @@ class WorkerPool:
         except BaseException:
             self._free.release()
             raise
+        del args  # the worker has them; a failure's traceback keeps this frame alive for a while
         future.add_done_callback(lambda _: self._free.release())
         try:
             return await asyncio.wait_for(asyncio.shield(future), timeout)

@@ -7,13 +7,13 @@ import io
 import sys
 from typing import TextIO
 
-from agent.cli_support import EXIT_CODES, interrupted, number, plural, reader_left
+from agent.cli_support import EXIT_CODES, interrupted, number, plural, printable, reader_left
 
 from .client import Client, GameRejected, NoServer, ServerClosed, ServerSilent
 from .game_log import GameLog, LogWriteError
 from .players import Chooser, ServerSpoke, Tracker, computer_chooser, human_chooser
 from .protocol import MAX_NAME_CHARS, ProtocolError
-from .rules import DEFAULT_MAX, DEFAULT_TIME, MAX_STONES, MAX_TIME, MIN_TIME, GameConfig
+from .rules import DEFAULT_MAX, DEFAULT_TIME, MAX_STONES, MAX_TIME, MIN_TIME, RULES_TOLD, GameConfig
 from .server import DEFAULT_HOST, DEFAULT_JOIN_TIMEOUT, DEFAULT_PORT, open_listener, play_one_game
 
 _stones = number(int, 1, MAX_STONES)
@@ -64,7 +64,7 @@ def start_game_parser() -> argparse.ArgumentParser:
         prog="start-game",
         description="Run one game of Expanding Nim between two networked players (exp-nim), "
         "show each move as it comes, write game-log.txt, and print the result.",
-        epilog=EXIT_CODES,
+        epilog=RULES_TOLD + "\n" + EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("n", type=_stones, help=f"number of stones, 1..{MAX_STONES}")
@@ -174,7 +174,7 @@ def exp_nim_parser() -> argparse.ArgumentParser:
         "holds your opponent's next move to the initial maximum. Moves can also be "
         "piped in, one per line. Started before its server, it keeps trying to "
         "connect for a few seconds.",
-        epilog=EXIT_CODES,
+        epilog=RULES_TOLD + "\n" + EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("server", type=_host_port, metavar="HOST:PORT", help="the game server")
@@ -205,7 +205,7 @@ def _describe(state: dict, me: str, my_move: bool, out: TextIO) -> None:
         )
     if state.get("finished"):
         verdict = "You win" if state.get("winner") == me else "You lose"
-        out.write(f"Game over. {verdict}: {state.get('reason', '')}\n")
+        out.write(f"Game over. {verdict}: {printable(state.get('reason', ''))}\n")
 
 
 def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
@@ -295,5 +295,5 @@ def exp_nim_main(argv: list[str] | None = None, stdin: TextIO | None = None, std
         problem = f"cannot play with {where}: {error.strerror or error}"
     else:
         return 0
-    print(f"exp-nim: {problem}", file=sys.stderr)
+    print(f"exp-nim: {printable(problem)}", file=sys.stderr)  # it may quote the server
     return 1

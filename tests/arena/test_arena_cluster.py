@@ -327,9 +327,9 @@ def test_an_unreachable_cluster_is_refused_before_any_game():
 
 def test_without_distributed_a_cluster_is_refused_naming_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # what a missing package imports as
-    with pytest.raises(ClusterError, match=r"pip install 'fruit-rage\[cluster\]' \(distributed is missing\)"):
+    with pytest.raises(ClusterError, match=r"python3 -m pip install '\.\[cluster\]' \(distributed is missing\)"):
         check_cluster("tcp://127.0.0.1:8786")
-    with pytest.raises(ClusterError, match=r"fruit-rage\[cluster\]"):
+    with pytest.raises(ClusterError, match=r"python3 -m pip install '\.\[cluster\]'"):
         run_match(GREEDY, RANDOM, MatchSettings(games=2, size=4, types=3), cluster="tcp://127.0.0.1:8786")
 
 

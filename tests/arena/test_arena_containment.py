@@ -16,27 +16,16 @@ import time
 
 import pytest
 from arena_helpers import gone, processes_running
+from containment_helpers import CGROUP_PROBLEM, CONTAINMENTS, INPUT, needs_root
 from paths import PROJECT_ROOT
 
 from agent.arena import containment, move_launcher
-from agent.arena.containment import cgroup_problem, own_cgroup_folder, pick_containment
+from agent.arena.containment import pick_containment
 from agent.arena.process import MoveRunner, Stopped
 from agent.arena.referee import FAULT_INVALID, FAULT_TIME, CommandPlayer, play_game
 from agent.arena.side_users import SideUsers, ids_of_processes
 from agent.board import Board
-from agent.gamefile import format_input
 from agent.rules import random_board
-
-CGROUP_PROBLEM = cgroup_problem(own_cgroup_folder())
-CONTAINMENTS = [
-    containment.SUBREAPER,  # everywhere, cgroups or not
-    pytest.param(
-        containment.CGROUP,
-        marks=pytest.mark.skipif(CGROUP_PROBLEM is not None, reason=f"no cgroup for moves here: {CGROUP_PROBLEM}"),
-    ),
-]
-INPUT = format_input(random_board(1, 4, 3), 3, 5.0)
-needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="isolating the sides needs root")
 
 
 @pytest.fixture(params=CONTAINMENTS)
@@ -270,7 +259,8 @@ def test_the_moves_of_a_referee_killed_outright_die_too(tmp_path, name):
         from agent.arena.process import MoveRunner
         MoveRunner(containment={name!r}).run("touch {tmp_path}/started; sleep 3597", True, "", 60.0)
     """),
-        ]
+        ],
+        env={**os.environ, "TMPDIR": str(tmp_path)},  # its match folder stays, as nothing could remove it
     )
     try:
         for _ in range(3000):

@@ -371,7 +371,7 @@ def test_a_stopped_match_kills_the_running_move_and_removes_its_folder(tmp_path,
     match.send_signal(stop)
     stdout, stderr = match.communicate(timeout=30)
     assert match.returncode == 130
-    assert "interrupted: 0 of 3 games finished" in stdout and stderr.endswith("fruit-rage: interrupted\n")
+    assert "interrupted: 0 of 3 games finished" in stdout and stderr.endswith("fruit-rage match: interrupted\n")
     assert gone(str(tmp_path / "hang.py"))
     assert list(moves_folder.iterdir()) == []
 
@@ -417,6 +417,24 @@ def test_a_relative_path_in_an_agent_s_command_is_refused_before_any_game(tmp_pa
                 f"{os.path.normpath(tmp_path / path)}"
             ) in done.stderr
             assert not marker.exists() and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "agent, message",
+    [
+        ("python3 {folder}/g.py", "{folder}/g.py: no such file"),
+        ("python3 -u {folder}/g.py --fast", "{folder}/g.py: no such file"),
+        ("python3 g.py", "g.py: no such file, and every move runs in a fresh folder: give the script's absolute path"),
+    ],
+)
+def test_a_script_that_does_not_exist_is_refused_before_any_game_naming_it(tmp_path, agent, message):
+    agent, message = agent.format(folder=tmp_path), message.format(folder=tmp_path)
+    for args in (("match", "ours", agent, "--games", 2, "--size", 4), ("play", "--agent", agent)):
+        done = fruit_rage(*args)
+        assert done.returncode == 2 and done.stderr.splitlines()[-1].endswith(f"agent {agent!r}: {message}"), (
+            done.stderr
+        )
+        assert "[1/" not in done.stderr and "Score" not in done.stdout
 
 
 def test_more_jobs_than_cpus_is_warned_of_and_played():
@@ -472,13 +490,14 @@ def test_every_line_of_a_match_fits_80_columns(tmp_path):
     "agent",
     [
         "python3 -m agent.baselines greedy",
-        "FRUIT=1 OTHER='a b' python3 x.py",
+        f"FRUIT=1 OTHER='a b' python3 {PROJECT_ROOT}/setup.py",
         "cd /tmp && ./agent",
         "$HOME/agent",
         "exec java -jar /x/agent.jar",
         "'unbalanced quote",
         "PYTHONPATH=/x python3 -m agent move --depth 2",  # a module, and a folder of that name here
-        "python3 /x/agent.py --data agent input.txt",  # a folder's name; the move's own input
+        f"python3 {PROJECT_ROOT}/setup.py --data agent input.txt",  # a folder's name; the move's own input
+        "python3 -c 'import x' /no/such/file.py",  # code, not a script
     ],
 )
 def test_commands_that_may_run_are_let_through(agent, monkeypatch):
@@ -588,7 +607,25 @@ def test_forfeits_are_told_briefly_per_side_and_fault():
         "A lost 1 game on time (1): ran out",
         "B lost 4 games on invalid answers (2, 4, 5, ...): illegal move",
     ]
-    assert forfeit_lines(records[:1], 80)[0].endswith("x...") and len(forfeit_lines(records[:1], 80)[0]) == 80
+    wrapped = forfeit_lines(records[:1], 80)  # a reason too long for a line goes on, whole
+    assert max(map(len, wrapped)) <= 80 and "x" * 200 in "".join(line.strip() for line in wrapped)
+
+
+def test_an_agent_s_error_is_never_cut_in_the_match_report(tmp_path):
+    """The last line an agent wrote to stderr is its reason for losing, whole, in the
+    report at the end, even when it does not fit a line."""
+    script = tmp_path / "fails.py"
+    error = "ValueError: the weights file /opt/agents/some/deep/folder/weights-v2.json holds 12 values, not 13"
+    script.write_text(
+        f"import sys\nprint('Traceback (most recent call last):', file=sys.stderr)\nsys.exit({error!r})\n"
+    )
+    done = fruit_rage("match", "greedy", f"{sys.executable} {script}", "--games", 1, "--size", 3, "--seed", 1)
+    assert done.returncode == 0, done.stderr
+    report = done.stdout[done.stdout.index("B lost 1 game on invalid answers") :]
+    assert " ".join(report.split()).startswith(
+        f"B lost 1 game on invalid answers (1): no output.txt (exit code 1: {error})"
+    )
+    assert max(map(len, report.splitlines())) <= 80
 
 
 def test_results_by_colour_and_by_pair():

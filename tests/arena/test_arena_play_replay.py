@@ -15,11 +15,15 @@ import pytest
 from arena_helpers import fruit_rage, gone, processes_running, scripted_agent
 from paths import PROJECT_ROOT
 
+from agent.arena.audit import solve_exactly
 from agent.arena.display import render_board, use_colour
-from agent.arena.play_command import play_human_game
+from agent.arena.play_command import best_play_note, play_human_game
+from agent.arena.referee import GameRecord, play_game
 from agent.arena.replay_command import PROMPT, replay
 from agent.baselines import greedy_move, minimax3_move, random_move
-from agent.rules import group_at, groups, negamax_value, play
+from agent.board import Board, Move
+from agent.players import RandomPlayer
+from agent.rules import group_at, groups, is_empty, move_name, negamax_value, play
 
 
 @pytest.fixture(scope="module")
@@ -187,7 +191,7 @@ def test_human_play_stopped_during_the_agent_s_move_kills_it_and_removes_its_fol
     game.send_signal(stop)
     stdout, stderr = game.communicate(timeout=30)
     assert game.returncode == 130 and stdout.endswith("Game abandoned.\n")
-    assert stderr == "fruit-rage: interrupted\n"
+    assert stderr == "fruit-rage play: interrupted\n"
     assert gone(str(tmp_path / "hang.py"))
     assert list(moves_folder.iterdir()) == []
 
@@ -291,6 +295,31 @@ def test_baselines_explain_themselves_and_report_an_unwritable_answer(tmp_path):
     assert done.returncode == 1 and done.stderr == "greedy: cannot write output.txt: Is a directory\n"
 
 
+@pytest.mark.parametrize(
+    "args, problem",
+    [
+        (["foo"], "no baseline is called 'foo': random, greedy or minimax3"),
+        ([], "name the baseline to play: random, greedy or minimax3"),
+        (["greedy", "random"], "one baseline at a time, not 2 words: 'greedy random'"),
+    ],
+)
+def test_baselines_say_what_was_wrong_with_their_arguments(tmp_path, args, problem):
+    done = subprocess.run(
+        [sys.executable, "-m", "agent.baselines", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PYTHONPATH": PROJECT_ROOT},
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "usage: python -m agent.baselines {random,greedy,minimax3}",
+        f"agent.baselines: {problem}",
+    ]
+    assert not (tmp_path / "output.txt").exists()
+
+
 def test_baselines_help_into_a_closed_pipe_leaves_quietly(tmp_path):
     read_end, write_end = os.pipe()
     os.close(read_end)  # `--help | head -1` once head has left: every write fails
@@ -351,6 +380,17 @@ def test_a_game_played_with_out_is_recorded_for_replay_audit_and_phases(tmp_path
         shown = fruit_rage(*command)
         assert shown.returncode == 0, (command, shown.stderr)
     assert "Move 1: A (you) plays A1" in fruit_rage("replay", out, "--delay", 0).stdout
+
+
+def test_replay_labels_a_person_s_time_as_wall_time_and_an_agent_s_as_cpu(tmp_path):
+    out = tmp_path / "game.jsonl"
+    cells = [f"{col}{row}" for col in "ABC" for row in "123"]
+    args = ("--size", 3, "--types", 2, "--seed", 1, "--agent", "greedy", "--out", out)
+    assert fruit_rage("play", *args, stdin_text="\n".join(cells * 5) + "\n").returncode == 0
+    assert json.loads(out.read_text())["clock"] == {"A": "wall", "B": "cpu"}
+    moves = [line for line in fruit_rage("replay", out, "--delay", 0).stdout.splitlines() if line.startswith("Move ")]
+    assert moves and all(line.endswith(" s wall time" if " A (you) " in line else " s CPU") for line in moves), moves
+    assert any(" B (greedy) " in line for line in moves)
 
 
 def test_a_game_abandoned_leaves_no_record_and_a_bad_out_is_refused_before_it(tmp_path):
@@ -416,3 +456,46 @@ def test_the_final_message_says_who_won_why_and_the_score(winner, fault, scores,
         fault=fault,
     )
     assert final_message(record) == message
+
+
+class PerfectPlayer:
+    """Plays the move of an exact solve: on a small board, best play."""
+
+    name = "perfect"
+
+    def choose(self, board, clock_left):
+        return Move(*solve_exactly(board.rows, 30.0)[1])
+
+
+def test_a_loss_that_best_play_could_not_avoid_is_told_and_no_other():
+    board = Board.random(4, 6, 3)  # solved: the first mover wins by 100
+    lost_from_the_start = play_game(PerfectPlayer(), RandomPlayer(), board, clocks=(60, 60), first="A")
+    assert lost_from_the_start.winner == "A"
+    assert best_play_note(lost_from_the_start) == (
+        "With best play from the start, the first mover wins this board by 100: "
+        "the agent, moving second, could not have won it."
+    )
+    could_have_won = play_game(PerfectPlayer(), RandomPlayer(), board, clocks=(60, 60), first="B")
+    assert could_have_won.winner == "A" and best_play_note(could_have_won) == ""
+    too_big = GameRecord(("you", "agent"), "A", Board.random(1, 26, 9).rows, 9, (60, 60), winner="A")
+    assert best_play_note(too_big) == ""
+
+
+def test_play_says_when_the_agent_lost_a_board_lost_for_it_from_the_start():
+    """6x6 p3 seed 4, you first, playing perfectly against `random` (whose moves follow
+    from the position alone, so the game can be foreseen): you win, and are told that the
+    agent could not have won."""
+    grid, lines, mover = Board.random(4, 6, 3).rows, [], "you"
+    while not is_empty(grid):
+        cell = solve_exactly(grid, 30.0)[1] if mover == "you" else random_move(grid, 60.0)
+        if mover == "you":
+            lines.append(move_name(cell))
+        grid, mover = play(grid, cell)[0], "agent" if mover == "you" else "you"
+    stdout = io.StringIO()
+    play_human_game(play_args(size=6, types=3, seed=4, agent="random"), io.StringIO("\n".join(lines) + "\n"), stdout)
+    text = stdout.getvalue().splitlines()
+    assert text[-2].startswith("You win. Final score: you ")
+    assert text[-1] == (
+        "With best play from the start, the first mover wins this board by 100: "
+        "the agent, moving second, could not have won it."
+    )

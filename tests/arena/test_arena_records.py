@@ -89,7 +89,9 @@ def test_only_a_last_line_cut_short_is_skipped_with_a_warning_and_the_games_befo
     path = write_records(tmp_path / "results.jsonl", GOOD, tail=cut)
     warning = f"{path}: line 4 is cut short, skipped"
     replayed = fruit_rage("replay", path, "--game", 2, "--delay", 0)
-    assert replayed.returncode == 0 and replayed.stderr.strip().splitlines() == [f"fruit-rage: warning: {warning}"]
+    assert replayed.returncode == 0 and replayed.stderr.strip().splitlines() == [
+        f"fruit-rage replay: warning: {warning}"
+    ]
     assert replayed.stdout.count("Move ") == len(GOOD[1]["moves"]) and "Result: " in replayed.stdout
     audited = fruit_rage("audit", path)
     assert audited.returncode == 0 and warning in audited.stderr

@@ -74,15 +74,18 @@ def test_a_finished_match_resumed_plays_nothing_more(tmp_path, uninterrupted):
     assert sorted(games(path)) == uninterrupted
 
 
-def test_a_results_file_saved_with_a_byte_order_mark_resumes_as_the_other_commands_read_it(tmp_path):
-    """read_records skips the mark; so does the resume, and the length kept counts it."""
-    from agent.arena.resume import read_finished
-
-    line = json.dumps({"game": 1, "seed": 400_001}).encode() + b"\n"
+def test_a_results_file_saved_with_a_byte_order_mark_resumes_as_the_other_commands_read_it(tmp_path, uninterrupted):
+    """read_records skips the mark; so does the resume, and the file cut back keeps it."""
     path = tmp_path / "games.jsonl"
-    path.write_bytes(b"\xef\xbb\xbf" + line + line[:10])  # the second write cut short
-    records, kept = read_finished(str(path))
-    assert [record["game"] for record in records] == [1] and kept == 3 + len(line)
+    assert fruit_rage("match", *MATCH, "--seed", "4", "--out", path).returncode == 0
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"\xef\xbb\xbf" + lines[0] + lines[1][:10])  # the second write cut short
+    done = fruit_rage("match", *MATCH, "--resume", path)
+    assert done.returncode == 0 and "1 game already played" in done.stdout, done.stderr
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf" + lines[0])
+    records = [json.loads(line) for line in data[3:].splitlines()]
+    assert sorted((r["game"], [m["move"] for m in r["moves"]], r["scores"]) for r in records) == uninterrupted
 
 
 @pytest.mark.parametrize(

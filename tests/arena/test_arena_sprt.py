@@ -299,6 +299,8 @@ def test_results_describe_themselves_in_one_line():
     running = EloSprt(elo0=-1.5, elo1=2.5).result([])
     assert (running.pairs, running.verdict, running.statistic) == (0, None, "Elo")
     assert running.describe() == "LLR: 0.00 (-2.94, 2.94) [-1.50, 2.50]  running"
+    assert running.describe(ended=True) == "LLR: 0.00 (-2.94, 2.94) [-1.50, 2.50]  no verdict"
+    assert accepted.describe(ended=True) == accepted.describe()
     rejected = MarginSprt(margin0=0, margin1=10).result([Pair(n, 1.0, 0, False) for n in range(10)])
     assert rejected.describe() == "LLR: -inf (-2.94, 2.94) [0.00, 10.00]  H0 accepted"
 
@@ -319,3 +321,14 @@ def test_settings_that_make_no_test_are_refused_by_name(make, message):
     with pytest.raises(ValueError) as refused:
         make()
     assert str(refused.value) == message
+
+
+def test_pairs_to_decide_is_where_margins_of_the_same_mean_and_spread_cross_a_bound():
+    test = MarginSprt(margin0=0, margin1=10)
+    margins = [3, 25, -4, 18, 9, 30, -12, 14, 22, 6]
+    needed = test.pairs_to_decide([Pair(n, 1.0, m, False) for n, m in enumerate(margins)])
+    repeated = [Pair(n, 1.0, margins[n % 10], False) for n in range(10 * math.ceil(needed / 10) + 10)]
+    crossings = [k for k in range(10, len(repeated) + 1, 10) if test.result(repeated[:k]).verdict is not None]
+    assert crossings[0] - 10 < needed <= crossings[0] and test.result(repeated[: crossings[0]]).verdict == "H1"
+    midway = [Pair(n, 1.0, m, False) for n, m in enumerate([5 - 20, 5 + 20] * 5)]  # mean 5: no evidence either way
+    assert test.pairs_to_decide(midway) == math.inf

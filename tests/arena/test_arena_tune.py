@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from arena_helpers import fruit_rage
@@ -63,3 +64,28 @@ def test_tune_writes_its_verdict(tmp_path):
 def test_tune_refuses_params_for_a_program():
     done = fruit_rage("tune", "greedy", "random", "--param", "depth=1")
     assert done.returncode == 2 and "parameters go to Python players" in done.stderr
+
+
+def test_an_undecided_tune_says_in_words_what_it_found_and_what_deciding_would_take():
+    """Greedy wins every pair against random by far more than H1's 10 points, yet 10 pairs
+    do not decide: margins beyond both hypotheses count against both. The last line says
+    so, with the margin and the pairs it would take; and nothing says `running`."""
+    common = ("greedy", "random", "--size", 6, "--types", 3, "--time", 5, "--seed", 1, "--in-process")
+    done = fruit_rage("tune", *common, "--games", 20)
+    assert done.returncode == 0, done.stderr
+    assert "running" not in done.stdout
+    assert "SPRT (pair margin) after 10 pairs: LLR: " in done.stdout and done.stdout.count("no verdict") == 1
+    verdict = " ".join(done.stdout[done.stdout.index("verdict: ") :].split())
+    found = re.fullmatch(
+        r"verdict: none: the candidate gained \+[0-9.]+ \+/- [0-9.]+ points a pair \(95%\), but 10 pairs were too "
+        r"few for the test to tell H0 \(<= 0\) from H1 \(>= 10\) at the error rates asked; at this mean and "
+        r"spread it would take about (\d+) pairs \(--games (\d+)\)",
+        verdict,
+    )
+    assert found, verdict
+    # The estimate holds: with the games it names, the same boards reach a verdict.
+    games = int(found.group(2))
+    decided = fruit_rage("tune", *common, "--games", games)
+    assert "verdict: keep the candidate (H1): the candidate gained" in " ".join(decided.stdout.split())
+    pairs = int(re.search(r"SPRT \(pair margin\) after (\d+) pairs", decided.stdout).group(1))
+    assert 0.7 * int(found.group(1)) <= pairs <= int(found.group(1))

@@ -94,6 +94,39 @@ def test_perft_matches_reference(seed):
         assert board.perft(depth) == rules.perft(grid, depth)
 
 
+def move_sequences(grid, length):
+    """Every sequence of exactly `length` moves from `grid`, as tuples of groups: perft's
+    definition written out, independent of both counts."""
+    if length == 0:
+        yield ()
+        return
+    for group in rules.groups(grid):
+        for rest in move_sequences(rules.remove_and_fall(grid, group), length - 1):
+            yield (group, *rest)
+
+
+def test_perft_counts_move_sequences_of_exactly_the_depth():
+    """Taking the 1 merges the two 0 groups: that game ends after 2 moves, the others after
+    3. A game that ends before the depth adds nothing (chess programs' perft)."""
+    grid = ("*0*", "*1*", "000")
+    expected = [sum(1 for _ in move_sequences(grid, depth)) for depth in range(6)]
+    assert expected == [1, 3, 5, 4, 0, 0]
+    assert [Board(grid).perft(d) for d in range(6)] == expected == [rules.perft(grid, d) for d in range(6)]
+
+
+def test_a_board_one_move_empties_counts_0_at_depth_2():
+    grid = ("0" * 10,) * 10
+    assert [Board(grid).perft(d) for d in range(4)] == [1, 1, 0, 0] == [rules.perft(grid, d) for d in range(4)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_perft_equals_the_sequences_on_small_boards(seed):
+    rng = random.Random(seed)
+    grid = random_grid(rng, 3, rng.randint(2, 3), 0.4)
+    for depth in range(5):
+        assert Board(grid).perft(depth) == sum(1 for _ in move_sequences(grid, depth)), depth
+
+
 def test_perft_of_the_worked_10x10_example():
     grid = (
         "3102322310",

@@ -3,6 +3,10 @@
 import doctest
 import importlib
 import os
+import shlex
+import shutil
+import subprocess
+import sys
 
 import pytest
 from paths import PROJECT_ROOT
@@ -21,3 +25,29 @@ def test_readme_examples():
 def test_docstring_examples(module):
     failed, attempted = doctest.testmod(importlib.import_module(module), optionflags=FLAGS)
     assert attempted > 0 and failed == 0
+
+
+def _readme_block_after(marker: str) -> str:
+    """The first fenced block after the line that holds `marker`."""
+    with open(os.path.join(PROJECT_ROOT, "README.md"), encoding="utf-8") as readme:
+        text = readme.read()
+    after = text[text.index(marker) :]
+    opening = after.index("```")
+    body_start = after.index("\n", opening) + 1
+    return after[body_start : after.index("```", body_start)]
+
+
+def test_the_readme_own_player_example_works_word_for_word_from_a_fresh_folder(tmp_path):
+    """The README's my_players.py and its match command, in a folder of their own, run by
+    the installed console script (which, unlike `python3 -m`, puts no folder on the path)
+    with no PYTHONPATH: the player is found in the current folder."""
+    (tmp_path / "my_players.py").write_text(_readme_block_after("Save this as `my_players.py`"))
+    command = _readme_block_after("and, in the same folder:").strip()
+    assert command.startswith("fruit-rage match py:my_players:")
+    script = shutil.which("fruit-rage") or os.path.join(os.path.dirname(sys.executable), "fruit-rage")
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+    done = subprocess.run(
+        [script, *shlex.split(command)[1:]], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert "first-group" in done.stdout and "10 games" in done.stdout, done.stdout

@@ -77,6 +77,29 @@ def test_boards_from_text_and_at_random():
     assert Board.random(12, 5, 3) == Board.random(12, 5, 3) != Board.random(13, 5, 3)
 
 
+def test_random_boards_take_the_fruit_types_the_command_line_takes():
+    """One range, 1..9, for Board.random and every --types."""
+    assert Board.random(1, 4, 9).types == 9
+    for types in (0, 10):
+        with pytest.raises(ValueError, match=r"1\.\.9 fruit types"):
+            Board.random(1, 4, types)
+        done = subprocess.run(
+            [sys.executable, "-m", "agent", "play", "--types", str(types)],
+            capture_output=True,
+            text=True,
+            cwd=PROJECT_ROOT,
+            stdin=subprocess.DEVNULL,
+        )
+        assert done.returncode == 2 and f"argument --types: must be 1..9, got {types}" in done.stderr
+
+
+def test_a_game_record_is_a_dict_by_the_name_to_dict_and_its_old_name():
+    record = play_game(GreedyPlayer(), RandomPlayer(seed=1), Board.random(2, 4, 3), clocks=(10, 10))
+    as_dict = record.to_dict()
+    assert isinstance(as_dict, dict) and as_dict == record.to_json() and as_dict["board"] == list(record.board)
+    assert "clock" not in as_dict  # two programs: both clocks are CPU
+
+
 @pytest.mark.parametrize(
     "rows, message",
     [

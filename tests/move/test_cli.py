@@ -10,23 +10,13 @@ from pathlib import Path
 
 import paths
 import pytest
+from fruit_helpers import fruit_rage
 
 from agent import launch, rules
 from agent.gamefile import parse_input, parse_output
 
 SAMPLES = Path(paths.SAMPLES)
 SAMPLE_DIRS = sorted(p for p in SAMPLES.iterdir() if p.is_dir())
-
-
-def fruit_rage(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "agent", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=600,
-    )
 
 
 def assert_legal_answer(input_text, output_text):
@@ -181,8 +171,22 @@ def test_perft_stops_where_every_game_has_ended(tmp_path):
     done = fruit_rage("perft", "p.txt", "1000000", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert [int(line.split()[0]) for line in lines[1:-1]] == [1, 2, 3, 4, 5]
-    assert lines[-1].startswith("(every game from here ends within 5 moves")
+    grid = ("***", "*10", "000")
+    last = max(depth for depth in range(1, 6) if rules.perft(grid, depth))
+    assert [int(line.split()[0]) for line in lines[1:-1]] == list(range(1, last + 2))
+    assert lines[-2].split()[1] == "0"
+    assert (
+        lines[-1]
+        == f"(every game from here ends within {last} moves: the counts of depths {last + 2}..1000000 are 0 too)"
+    )
+
+
+def test_perft_of_a_board_one_move_empties_is_0_at_depth_2(tmp_path):
+    (tmp_path / "p.txt").write_text("10\n1\n100\n" + "0000000000\n" * 10)
+    for reference in ((), ("--reference",)):
+        done = fruit_rage("perft", "p.txt", "2", *reference, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert [line.split()[:2] for line in done.stdout.splitlines()[1:]] == [["1", "1"], ["2", "0"]]
 
 
 def test_ctrl_c_stops_a_long_perft(tmp_path):
@@ -205,7 +209,7 @@ def test_ctrl_c_stops_a_long_perft(tmp_path):
     finally:
         process.kill()
         process.wait()
-    assert process.returncode == 130 and err == "fruit-rage: interrupted\n"
+    assert process.returncode == 130 and err == "fruit-rage perft: interrupted\n"
 
 
 def test_help_and_bad_arguments(tmp_path):
@@ -378,10 +382,11 @@ def test_version_is_the_package_s(tmp_path):
 
 
 def test_every_help_lists_the_exit_codes(tmp_path):
+    # A command may add what else a code means (serve: a port in use is a 2), never change them.
     for parser in subcommands():
-        assert parser.epilog == ("exit codes: 0 done, 1 runtime failure, 2 bad input or arguments, 130 interrupted"), (
-            parser.prog
-        )
+        assert parser.epilog.startswith(
+            "exit codes: 0 done, 1 runtime failure, 2 bad input or arguments, 130 interrupted"
+        ), parser.prog
     done = fruit_rage("replay", "--help", cwd=tmp_path)
     assert done.returncode == 0 and "exit codes: 0 done" in done.stdout
 
@@ -422,7 +427,11 @@ def test_a_source_tree_without_its_compiled_core_says_what_to_do(tmp_path):
     )
     (tmp_path / "setup.py").write_text("")
     shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "input.txt")
-    for args in ((), ("move", "--verbose"), ("perft", "input.txt", "1")):
+    for args, program in (
+        ((), "fruit-rage"),
+        (("move", "--verbose"), "fruit-rage move"),
+        (("perft", "input.txt", "1"), "fruit-rage perft"),
+    ):
         # -S: no site-packages, where this test run's own install would supply the core
         done = subprocess.run(
             [sys.executable, "-S", "-m", "agent", *args],
@@ -433,7 +442,7 @@ def test_a_source_tree_without_its_compiled_core_says_what_to_do(tmp_path):
             stdin=subprocess.DEVNULL,
         )
         assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
-        assert done.stderr.startswith(f"fruit-rage: the compiled core (agent._core) is not in {tmp_path / 'agent'}.")
+        assert done.stderr.startswith(f"{program}: the compiled core (agent._core) is not in {tmp_path / 'agent'}.")
         assert "Run `fruit-rage` instead of python3 -m agent" in done.stderr
         assert "python3 -m pip install -e ." in done.stderr
         assert not (tmp_path / "output.txt").exists()
@@ -501,3 +510,17 @@ def test_a_lean_move_with_options_reads_them_without_argparse(tmp_path):
     )
     assert through_cli.returncode == 0, through_cli.stderr
     assert (tmp_path / "lean.txt").read_text() == (tmp_path / "cli.txt").read_text()
+
+
+def test_a_fifo_as_the_input_is_refused_not_waited_on(tmp_path):
+    os.mkfifo(tmp_path / "f")
+    done = subprocess.run(  # a hang (the FIFO opened, no writer ever) ends in TimeoutExpired
+        [sys.executable, "-m", "agent", "move", "--input", "f", "--output", "o.txt"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (2, "fruit-rage move: f: a FIFO, not a regular file\n")
+    assert sorted(os.listdir(tmp_path)) == ["f"]

@@ -134,29 +134,36 @@ def test_a_file_too_large_for_a_position_is_refused(tmp_path):
         read_input(str(path))
 
 
-def test_an_endless_input_is_not_read_whole(tmp_path):
-    """/dev/zero or a pipe that never ends: read up to the limit, not until memory runs out."""
+def test_a_sparse_terabyte_input_is_not_read_whole(tmp_path):
+    path = tmp_path / "input.txt"
+    with open(path, "wb") as handle:
+        handle.truncate(1 << 40)
+    with pytest.raises(InputError, match="more than 64 KiB"):
+        read_input(str(path))
+
+
+def test_only_a_regular_file_is_opened(tmp_path):
+    """A FIFO would wait for a writer (for ever, when none comes) and a device may never
+    end: both are refused before any open, as is a folder, and a link to one of them."""
     pipe = tmp_path / "input.txt"
     os.mkfifo(pipe)
-    offered, written = 16 * 1024 * 1024, []
+    link = tmp_path / "link.txt"
+    link.symlink_to(pipe)
+    for path, kind in ((pipe, "a FIFO"), (link, "a FIFO"), ("/dev/zero", "a device"), (tmp_path, "a folder")):
+        refused = []
+        reader = threading.Thread(target=_refusal, args=(path, refused), daemon=True)
+        reader.start()
+        reader.join(timeout=30)  # a FIFO opened for reading would hold it for ever
+        assert refused == [f"{kind}, not a regular file"], path
 
-    def writer():
-        with open(pipe, "wb", buffering=0) as handle:
-            try:
-                for _ in range(offered // 65536):
-                    handle.write(b"\0" * 65536)
-                    written.append(65536)
-            except BrokenPipeError:  # the reader stopped reading, as it should
-                pass
 
-    thread = threading.Thread(target=writer)
-    thread.start()
+def _refusal(path, said: list) -> None:
+    """What read_input says of `path`, appended to `said`."""
     try:
-        with pytest.raises(InputError, match="more than 64 KiB"):
-            read_input(str(pipe))
-    finally:
-        thread.join()
-    assert sum(written) < offered
+        read_input(str(path))
+        said.append("read")
+    except InputError as error:
+        said.append(str(error))
 
 
 def test_utf16_is_named(tmp_path):
@@ -175,9 +182,10 @@ def test_a_stray_character_is_shown_as_it_looks(tmp_path):
 
 
 def test_a_file_that_cannot_be_read_is_named_once_by_the_caller(tmp_path):
+    (tmp_path / "a-file").write_text("")
     with pytest.raises(InputError) as caught:
-        read_input(str(tmp_path))  # a folder
-    assert str(caught.value) == "cannot read it: Is a directory"
+        read_input(str(tmp_path / "a-file" / "input.txt"))  # a file taken for a folder
+    assert str(caught.value) == "cannot read it: Not a directory"
     with pytest.raises(InputError) as caught:
         read_input(str(tmp_path / "missing.txt"))
     assert str(caught.value) == "no such file"

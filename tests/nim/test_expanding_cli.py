@@ -77,6 +77,15 @@ def test_help_explains_ranges_resets_and_exit_codes(capsys):
     assert out.endswith(EXIT_CODES)
 
 
+def test_both_helps_say_how_expanding_nim_is_won(capsys):
+    for main in (start_game_main, exp_nim_main):
+        assert main(["--help"]) == 0
+        out = " ".join(capsys.readouterr().out.split())
+        assert "whoever takes the last stone wins" in out
+        assert "up to the larger of m and 1 + the largest take so far" in out
+        assert "the opponent's next move may then take at most m" in out
+
+
 def ipv6_loopback_works() -> bool:
     try:
         socket.create_server(("::1", 0), family=socket.AF_INET6).close()
@@ -622,3 +631,22 @@ def test_exp_nim_interrupted_while_it_waits_says_so(tmp_path):
         assert alice.receive_final()["winner"] == "bob"
     assert player.returncode == 130
     assert err == "\nexp-nim: interrupted\n"
+
+
+ATTACK = "\x1b[2J\x1b[31mFAKE: you win\x1b]0;pwned\x07"
+ATTACK_SHOWN = "\\x1b[2J\\x1b[31mFAKE: you win\\x1b]0;pwned\\x07"
+
+
+def test_exp_nim_shows_a_server_s_error_text_escaped(capsys):
+    port = serve_messages({"error": ATTACK})
+    assert exp_nim_main(["-f", "-n", "alice", f"{HOST}:{port}"], stdout=io.StringIO()) == 1
+    assert capsys.readouterr().err == f"exp-nim: the server at {HOST}:{port} turned the player away: {ATTACK_SHOWN}\n"
+
+
+def test_exp_nim_shows_a_server_s_reason_for_the_end_escaped():
+    players = {"player_0": {"resets_left": 0}, "player_1": {"resets_left": 0}}
+    final = {"finished": True, "stones_left": 5, "current_max": 3, **players, "winner": "eve", "reason": ATTACK}
+    port = serve_messages(INIT, final)
+    out = io.StringIO()
+    assert exp_nim_main(["--auto", "-n", "bob", f"{HOST}:{port}"], stdout=out) == 0
+    assert out.getvalue().endswith(f"Game over. You lose: {ATTACK_SHOWN}\n")

@@ -14,7 +14,7 @@ from nim_helpers import CountingGame, plain_minimax, run_cli
 
 from agent.cli_support import EXIT_CODES
 from nim_games.minimax import search
-from nim_games.red_blue import WIN, RedBlueNim, Take, main
+from nim_games.red_blue import RULES_TOLD, WIN, NimState, RedBlueNim, Take, main
 
 RULE_SETS = [(rules, version) for rules in ("free", "classic") for version in ("standard", "misere")]
 # The classic computer's move order, as the original assignment gives it.
@@ -272,7 +272,7 @@ def test_depth_limited_computer_plays_a_legal_game(monkeypatch, capsys):
         (
             "classic",
             ["1 1", "3 0", "0 0", "0 8"],
-            ["one pile only", "one pile only", "at least one", "only 5 red"],
+            ["one pile only", "one pile only", "at least one", "take 1 or 2 marbles from one pile only"],
         ),
     ],
 )
@@ -431,6 +431,28 @@ def test_help(monkeypatch, capsys):
     assert code == 0
     assert "num_red" in out and "--rules" in out and "red marbles, 1..100" in out
     assert out.splitlines()[-1] == EXIT_CODES
+
+
+def test_help_tells_both_rule_sets_and_one_word_for_each_first_mover(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["--help"])
+    text = " ".join(out.split())
+    assert code == 0
+    for told in RULES_TOLD.values():  # who wins, standard and misere, under each rule set
+        assert " ".join(told.split()) in text
+    positional = text[text.index(" first who moves first: ") :]
+    option = text[text.index("--first FIRST who moves first: ") :]
+    assert positional.startswith(" first who moves first: you, computer (default) or random")
+    assert option.startswith("--first FIRST who moves first: you, computer (default) or random")
+
+
+def test_a_classic_move_of_more_than_2_is_refused_for_the_rule_whatever_the_piles_hold(monkeypatch, capsys):
+    game = RedBlueNim("classic")
+    assert (
+        game.illegal_reason(NimState(3, 4, 0, 0), Take(5, 0)) == "classic rules: take 1 or 2 marbles from one pile only"
+    )
+    assert game.illegal_reason(NimState(1, 4, 0, 0), Take(2, 0)) == "there are only 1 red and 4 blue marbles"
+    code, out, _ = run(monkeypatch, capsys, ["3", "4", "standard", "you"], "5 0\n1 0\n")
+    assert code == 0 and "Not accepted: classic rules: take 1 or 2 marbles from one pile only." in out
 
 
 @pytest.mark.parametrize(

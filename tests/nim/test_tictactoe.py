@@ -160,6 +160,12 @@ def test_help_ends_with_the_exit_codes(monkeypatch, capsys):
     assert out.splitlines()[-1] == EXIT_CODES
 
 
+def test_help_says_how_the_game_is_won(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["--help"])
+    text = " ".join(out.split())
+    assert code == 0 and "three in a row, a column or a diagonal wins" in text and "is a draw" in text
+
+
 def test_as_a_program_at_end_of_input():
     done = subprocess.run(
         [sys.executable, "-m", "nim_games.tictactoe"],

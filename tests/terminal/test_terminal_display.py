@@ -1,27 +1,24 @@
-"""Boards at the terminal: a look of its own for every fruit type, the half-height board
+"""Boards at the terminal: a look of its own for every fruit type, a board folded to fit
 against the grid it draws, and typed lines read against a deadline."""
 
 from __future__ import annotations
 
 import io
 import os
-import re
 
 import pytest
 from fruit_helpers import random_grid
+from screen_helpers import coloured_cells, colours_are_the_fruit_s, read_board
 from web_helpers import contrast, variables
 
 from agent.arena.display import (
     FRUIT_COLOURS,
-    HIGHLIGHT_HALF,
-    LOWER_HALF,
     TOL_MUTED,
-    UPPER_HALF,
     LineReader,
     fitted_board,
     render_board,
-    render_half_rows,
     use_colour,
+    visible_width,
 )
 
 CUBE_LEVELS = (0, 95, 135, 175, 215, 255)
@@ -72,57 +69,37 @@ def test_no_color_turns_colour_off_even_at_a_terminal(monkeypatch):
     assert not use_colour(Terminal())
 
 
-HALF_CELL = re.compile(r"\.|\x1b\[([0-9;]*)m(.)\x1b\[0m")
+def test_a_board_that_fits_is_drawn_whole():
+    grid = random_grid(__import__("random").Random(1), 26, 9)
+    for colour in (True, False):
+        assert fitted_board(grid, colour=colour, lines=27, columns=80) == render_board(grid, colour=colour)
+        assert fitted_board(grid, colour=colour) == render_board(grid, colour=colour)
 
 
-def decoded_half_rows(text: str, size: int) -> list:
-    """Each cell's colour (None: empty) read back from a half-height board."""
-    colours = [[None] * size for _ in range(size)]
-    for line_number, line in enumerate(text.splitlines()[1:]):
-        cells = line[6:].split(" ")
-        assert len(cells) == size
-        for col, cell in enumerate(cells):
-            match = HALF_CELL.fullmatch(cell)
-            assert match, cell
-            if cell == ".":
-                continue
-            codes = match.group(1)
-            fg = int(re.search(r"38;5;(\d+)", codes).group(1))
-            bg = re.search(r"48;5;(\d+)", codes)
-            upper, lower = (fg, bg and int(bg.group(1))) if match.group(2) == UPPER_HALF else (None, fg)
-            assert match.group(2) in (UPPER_HALF, LOWER_HALF)
-            colours[2 * line_number][col] = upper
-            if 2 * line_number + 1 < size:
-                colours[2 * line_number + 1][col] = lower
-    return colours
-
-
-@pytest.mark.parametrize("size", [1, 5, 26])
-def test_the_half_height_board_shows_every_cell_s_colour(size):
+@pytest.mark.parametrize("colour", [True, False])
+@pytest.mark.parametrize("size, lines, columns", [(26, 17, 80), (26, 10, 100), (26, 30, 40), (13, 6, 80), (5, 4, 30)])
+def test_a_board_too_big_is_folded_to_fit_with_every_cell_s_type_readable(size, lines, columns, colour):
     import random
 
-    rng = random.Random(size)
+    rng = random.Random(size + lines)
     grid = random_grid(rng, size, 9)
     grid = tuple(("*" * (size // 3) + row[size // 3 :]) if r < size // 2 else row for r, row in enumerate(grid))
     highlight = {(size - 1, 0), (size - 1, size - 1)}
-    expected = [
-        [
-            None if ch == "*" else HIGHLIGHT_HALF if (r, c) in highlight else FRUIT_COLOURS[int(ch)][0]
-            for c, ch in enumerate(row)
-        ]
+    text = fitted_board(grid, highlight, colour, lines, columns)
+    assert len(text.split("\n")) <= lines and max(map(visible_width, text.split("\n"))) <= columns
+    marked = tuple(
+        "".join("#" if (r, c) in highlight and not colour else ch for c, ch in enumerate(row))
         for r, row in enumerate(grid)
-    ]
-    text = render_half_rows(grid, highlight)
-    assert decoded_half_rows(text, size) == expected
-    assert len(text.splitlines()) == 1 + (size + 1) // 2
+    )
+    assert read_board(text, size) == marked
+    if colour:
+        assert colours_are_the_fruit_s(text)
+        assert sum(marked for *_, marked in coloured_cells(text)) == len(highlight)
 
 
-def test_a_board_is_halved_only_in_colour_and_only_when_it_does_not_fit():
-    grid = random_grid(__import__("random").Random(1), 26, 9)
-    assert fitted_board(grid, colour=True, lines=27) == render_board(grid, colour=True)
-    assert fitted_board(grid, colour=True, lines=21) == render_half_rows(grid)
-    assert fitted_board(grid, colour=False, lines=21) == render_board(grid)
-    assert fitted_board(grid, colour=True) == render_board(grid, colour=True)
+def test_a_board_no_layout_fits_is_drawn_whole():
+    grid = random_grid(__import__("random").Random(2), 26, 9)
+    assert fitted_board(grid, lines=5, columns=80) == render_board(grid)
 
 
 @pytest.fixture

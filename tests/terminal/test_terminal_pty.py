@@ -16,20 +16,28 @@ import time
 import pytest
 from arena_helpers import fruit_rage
 from paths import PROJECT_ROOT
+from screen_helpers import colours_are_the_fruit_s, plain, read_board
+
+from agent.arena.play_screen import ALTERNATE_SCREEN, HOME_AND_CLEAR, NORMAL_SCREEN
+from agent.baselines import greedy_move
+from agent.board import Board
+from agent.rules import move_name, play
 
 ROWS, COLUMNS = 24, 80
 WAIT = 60  # seconds any step may take at most on a busy machine
-ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 class Terminal:
-    """`fruit-rage ARGS` on a pseudo-terminal of ROWS x COLUMNS."""
+    """`fruit-rage ARGS` on a pseudo-terminal of ROWS x COLUMNS (NO_COLOR set when
+    `no_color`)."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, no_color: bool = False):
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
         env = {**os.environ, "COLUMNS": str(COLUMNS), "LINES": str(ROWS), "TERM": "xterm-256color"}
         env.pop("NO_COLOR", None)
+        if no_color:
+            env["NO_COLOR"] = "1"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "agent", *map(str, args)],
             cwd=PROJECT_ROOT,
@@ -90,8 +98,8 @@ class Terminal:
 def terminal():
     opened = []
 
-    def start(*args):
-        opened.append(Terminal(*args))
+    def start(*args, **options):
+        opened.append(Terminal(*args, **options))
         return opened[-1]
 
     yield start
@@ -100,9 +108,9 @@ def terminal():
             session.close()
 
 
-def plain(text: str) -> str:
-    """What a person reads: the text without its colour and cursor codes."""
-    return ESCAPE.sub("", text)
+def last_screen(shown: str) -> str:
+    """What is on the terminal after the last redraw: everything since it cleared."""
+    return shown[shown.rindex(HOME_AND_CLEAR) + len(HOME_AND_CLEAR) :]
 
 
 def test_play_ends_when_your_clock_runs_out_with_one_message_and_the_score(terminal):
@@ -110,7 +118,7 @@ def test_play_ends_when_your_clock_runs_out_with_one_message_and_the_score(termi
     shown, code = session.finish()  # nothing is typed: the clock alone must end the game
     shown = plain(shown)
     assert code == 0, shown
-    assert "Your move (1 s left): " in shown
+    assert "Your move (1.0 s left): " in shown
     assert shown.count("ran out of time") == 1 and "wins" not in shown
     assert ("You lose: you ran out of time, no move within the 1.0 s left. Final score: you 0, agent 0.") in shown
 
@@ -127,15 +135,32 @@ def test_play_at_a_terminal_shows_the_agent_thinking_then_its_group_highlighted(
     assert code == 0 and plain(shown).rstrip().endswith("Game abandoned.")
 
 
-def test_a_26x26_board_and_its_status_fit_24_rows(terminal):
-    session = terminal("play", "--size", 26, "--types", 9, "--seed", 3, "--agent", "greedy")
-    shown = plain(session.read_until("Your move"))
-    session.type("q\n")
-    screen = shown[: shown.rindex("Your move")].split("\n")
-    header = max(i for i, line in enumerate(screen) if line.strip().startswith("A B C D"))
-    assert len(screen) - header + 1 <= ROWS - 1  # board, status and prompt, the line above kept
-    assert all(len(line) <= COLUMNS for line in shown.split("\n"))
-    assert session.finish()[1] == 0
+@pytest.mark.parametrize("no_color", [False, True])
+def test_a_26x26_board_is_whole_on_a_24x80_screen_every_cell_readable_and_redrawn_in_place(terminal, no_color):
+    grid = Board.random(3, 26, 9).rows
+    session = terminal("play", "--size", 26, "--types", 9, "--seed", 3, "--agent", "greedy", no_color=no_color)
+    screens = []
+    for typed in (move_name(greedy_move(grid)), "q"):
+        screens.append(last_screen(session.read_until("Your move")))
+        session.type(typed + "\n")
+    shown, code = session.finish()
+    assert code == 0 and plain(shown).rstrip().endswith("Game abandoned.")
+    mine = play(grid, greedy_move(grid))[0]
+    after_both = play(mine, greedy_move(mine))[0]
+    for screen, expected in zip(screens, (grid, after_both)):
+        lines = screen.split("\n")
+        assert len(lines) <= ROWS and all(len(plain(line)) <= COLUMNS for line in lines), plain(screen)
+        assert read_board(screen, 26) == expected  # every row, every cell's digit
+        assert ("\x1b[" not in plain(screen)) and (("48;5;" in screen) != no_color)
+        assert colours_are_the_fruit_s(screen)
+        # one clock, one format: the score line's clock is the prompt's
+        clock = re.search(r"Clock: you ([0-9.]+ s), agent", plain(screen)).group(1)
+        assert plain(screen).rstrip().endswith(f"Your move ({clock} left):")
+    # drawn in place on the alternate screen, which is left at the end
+    assert shown.index(ALTERNATE_SCREEN) < shown.index(HOME_AND_CLEAR) and shown.rindex(NORMAL_SCREEN) > shown.rindex(
+        HOME_AND_CLEAR
+    )
+    assert "Agent (greedy) played" in plain(screens[1])
 
 
 def test_replay_at_a_terminal_steps_back(terminal, tmp_path):

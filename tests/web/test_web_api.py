@@ -9,13 +9,18 @@ import threading
 import pytest
 from arena_helpers import random_game_record
 from starlette.testclient import TestClient
+from web_helpers import long_game_record, records_file
 
+from agent import GreedyPlayer, RandomPlayer, play_game
 from agent.arena.phases import match_phases
-from agent.arena.records import read_records
+from agent.arena.records import MATCH_FIELDS, read_records
+from agent.arena.referee import CPU_CLOCK, WALL_CLOCK
 from agent.board import Board, Move
-from agent.web.app import create_app
+from agent.web.app import MAX_GAMES_PER_CLIENT, UNPLAYED_GRACE, create_app
 from agent.web.bodies import JSON_BODY_LIMIT
 from agent.web.replays import MAX_RECORDS_BYTES
+from agent.web.strict_records import WORK_BUDGET
+from agent.web.thinking import WALL_GRACE
 
 GAME = {"size": 5, "types": 3, "opponent": "greedy", "seed": 11}
 
@@ -276,6 +281,37 @@ def test_idle_games_expire_and_the_count_of_games_is_capped():
         assert new_game(client)["id"] not in (kept["id"], dropped["id"])
 
 
+def test_games_that_never_had_a_move_expire_long_before_idle_ones():
+    """A flood of new games fills the store; it frees again once the first movers' clocks
+    (and a grace) have run out, not 30 minutes later. A game begun stays."""
+    clock = FakeClock()
+    with TestClient(create_app(workers=1, clock=clock, max_games=5)) as client:
+        begun = new_game(client, clock=100.0)
+        client.post(f"/api/games/{begun['id']}/move", json={"move": begun["groups"][0]["move"]})
+        for _ in range(4):
+            new_game(client, clock=100.0)
+        assert_error(client.post("/api/games", json=GAME), 503, "holds 5 of these already")
+        clock.now += 100.0 + WALL_GRACE + UNPLAYED_GRACE + 1
+        assert new_game(client)["id"] != begun["id"]
+        assert client.get(f"/api/games/{begun['id']}").status_code == 200
+
+
+def test_one_address_holds_a_bounded_number_of_games_under_way():
+    """At its cap, an address's games over or never played make room; when every one is
+    under way, a new game is refused (429) until one ends or expires."""
+    with TestClient(create_app(workers=1, max_games=MAX_GAMES_PER_CLIENT * 4)) as client:
+        left = new_game(client)
+        under_way = []
+        for _ in range(MAX_GAMES_PER_CLIENT):
+            game = new_game(client)
+            under_way.append(client.post(f"/api/games/{game['id']}/move", json={"move": game["groups"][0]["move"]}))
+        assert all(reply.json()["turn"] == "agent" for reply in under_way)
+        assert_error(client.get(f"/api/games/{left['id']}"), 404, "no such game")  # made room
+        assert_error(
+            client.post("/api/games", json=GAME), 429, f"this address has {MAX_GAMES_PER_CLIENT} games under way"
+        )
+
+
 def test_a_record_file_opens_by_name_with_its_games_and_phases(client, records_dir):
     opened = client.post("/api/records/open", json={"name": "random.jsonl"})
     assert opened.status_code == 201, opened.text
@@ -359,6 +395,82 @@ def test_an_upload_with_an_illegal_move_is_refused(client):
         400,
         "game 7: move 2: Z9 is off the 4x4 board",
     )
+
+
+def test_a_record_as_match_writes_it_uploads_with_every_field():
+    """Every field the referee writes is one the server takes: a time-odds game of a
+    paired match from a given position against a person's clock, a move with its search
+    depth and value. What the replay shows of them is kept."""
+    played = play_game(GreedyPlayer(), RandomPlayer(seed=1), Board.random(4, 5, 3), clocks=(10, 20))
+    played.pair, played.position, played.clock_kinds = 1, 2, (CPU_CLOCK, WALL_CLOCK)
+    record = dict(played.to_dict(), game=1, seed=4)
+    record["moves"][0].update(depth=3, value=12)
+    assert set(MATCH_FIELDS) | {"time_b", "pair", "position", "clock"} <= set(record)
+    with TestClient(create_app(workers=1)) as client:
+        upload = client.post("/api/records/upload", content=jsonl([record]).encode())
+        assert upload.status_code == 201, upload.text
+        view = client.get(f"/api/replays/{upload.json()['id']}/games/0").json()
+    assert view["time"] == {"A": 10, "B": 20} and len(view["moves"]) == len(record["moves"])
+    assert [move["measured"] for move in view["moves"][:2]] == ["CPU", "wall time"]
+
+
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (
+            {"padding": [{}] * 10},
+            "line 1 is not a game record: the record has a field match --out never writes, 'padding'",
+        ),
+        (
+            {"agents": {"A": "a", "B": "b", "C": [[]]}},
+            "the record's 'agents' has a field match --out never writes, 'C'",
+        ),
+        ({"x" * 100: 1}, "never writes, '" + "x" * 40 + "...'"),
+        ({"types": 0}, "the uploaded file: game 5: the record's 'types' is 0, not 1..9"),
+        ({"types": -3}, "the record's 'types' is -3, not 1..9"),
+        ({"types": 10}, "the record's 'types' is 10, not 1..9"),
+    ],
+    ids=["padding", "a third agent", "a long name", "no types", "negative types", "ten types"],
+)
+def test_uploads_with_fields_no_record_has_or_no_fruit_types_are_refused(client, change, fragment):
+    assert_error(
+        client.post("/api/records/upload", content=jsonl([{**random_game_record(5, 4, 3), **change}]).encode()),
+        400,
+        fragment,
+    )
+
+
+def test_a_move_with_a_field_no_move_has_is_refused(client):
+    record = random_game_record(5, 4, 3)
+    record["moves"][2]["note"] = [1, 2, 3]
+    assert_error(
+        client.post("/api/records/upload", content=jsonl([record]).encode()),
+        400,
+        "line 1 is not a game record: move 3 has a field match --out never writes, 'note'",
+    )
+
+
+def test_an_upload_whose_moves_are_too_long_to_check_is_refused_before_checking(client):
+    record = long_game_record(26, 9, seed=2)
+    work = len(record["moves"]) * 26 * 26
+    games = WORK_BUDGET // work + 1
+    record["moves"][-1]["points"] += 1  # checking would find this; the budget refuses first
+    assert_error(
+        client.post("/api/records/upload", content=records_file(record, games)),
+        413,
+        f"the uploaded file is too long to check at once: its {games} games replay {games * len(record['moves']):,} "
+        f"moves on boards of up to 26x26 ({games * work:,} moves times board cells, at most {WORK_BUDGET:,})",
+    )
+
+
+def test_the_replays_kept_are_bounded_by_their_bytes():
+    upload = jsonl([random_game_record(seed, 5, 3) for seed in range(1, 11)]).encode()
+    kept = sum(len(json.dumps(json.loads(line), separators=(",", ":"))) for line in upload.splitlines())
+    with TestClient(create_app(workers=1, replay_bytes=kept * 2)) as client:
+        first, second = (client.post("/api/records/upload", content=upload) for _ in range(2))
+        third = client.post("/api/records/upload", content=upload)
+    assert first.status_code == second.status_code == 201
+    assert_error(third, 503, "MB of these already; try again later")
 
 
 def test_a_replayed_game_has_every_board_and_the_margin_after_every_move(client, records_dir):

@@ -5,52 +5,36 @@ recorded match is opened and stepped through; the phases are those `fruit-rage p
 prints. Each view is saved as a screenshot in the test's tmp folder (and, when
 FRUIT_RAGE_WEB_SCREENSHOTS names a folder, there too: docs/images comes from it).
 
-Under CI=true a browser that cannot start fails the test; elsewhere it skips, saying why."""
+Under CI=true a browser that cannot start fails the test; elsewhere it skips, saying why
+(tests/browser_helpers.py)."""
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 
 import httpx
 import pytest
+from browser_helpers import open_page, screenshot_saver, start_chromium, wait
 from paths import PROJECT_ROOT
-from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 from web_helpers import running_server
 
 from agent.arena.records import read_records
 from agent.board import Board, Move
 from agent.cli_support import plural
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1200,1000",
-]
-WAIT_SECONDS = 60
 MATCH = ["match", "greedy", "random", "--games", "2", "--size", "6", "--types", "3", "--time", "10", "--seed", "1"]
 
 # The board as drawn: every fruit's digit at the cell its transform puts it in.
 READ_BOARD = """
 const svg = document.querySelector(arguments[0] + ' svg');
-const n = Math.round(svg.viewBox.baseVal.width - 0.1);
+const n = Number(svg.dataset.size);
 const rows = Array.from({length: n}, () => Array(n).fill('*'));
 for (const g of svg.querySelectorAll('.fruit')) {
   const [, col, row] = g.getAttribute('transform').match(/translate\\((\\d+) (\\d+)\\)/).map(Number);
@@ -94,52 +78,16 @@ def server(records_dir, tmp_path_factory):
         yield base
 
 
-def start_chromium(profile) -> webdriver.Chrome:
-    for program in (CHROMIUM, CHROMEDRIVER):
-        if not os.access(program, os.X_OK):
-            raise FileNotFoundError(f"{program} is missing (apt-get install chromium chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS + [f"--user-data-dir={profile}"]:
-        options.add_argument(flag)
-    return webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-
-
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    try:
-        driver = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
-    except (WebDriverException, OSError) as error:
-        message = f"headless Chromium cannot start: {str(error).strip().splitlines()[0]}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    driver.set_script_timeout(WAIT_SECONDS)
+    driver = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
     yield driver
     driver.quit()
 
 
 @pytest.fixture(scope="module")
 def screenshots(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("screenshots")
-
-    def save(driver, name: str):
-        path = folder / f"{name}.png"
-        assert driver.save_screenshot(str(path)), path
-        if os.environ.get("FRUIT_RAGE_WEB_SCREENSHOTS"):
-            shutil.copy(path, os.path.join(os.environ["FRUIT_RAGE_WEB_SCREENSHOTS"], path.name))
-        return path
-
-    return save
-
-
-def wait(driver, condition, seconds=WAIT_SECONDS):
-    return WebDriverWait(driver, seconds).until(lambda d: condition())
-
-
-def open_page(driver, server: str) -> None:
-    driver.get(server + "/")
-    wait(driver, lambda: driver.execute_script("return document.body.dataset.ready") == "true")
+    return screenshot_saver(tmp_path_factory.mktemp("screenshots"))
 
 
 def game_view(driver):
@@ -311,13 +259,13 @@ def test_an_uploaded_match_opens_too(browser, server, records_dir):
     open_page(browser, server)
     browser.find_element(By.ID, "tab-replay").click()
     browser.find_element(By.ID, "record-upload").send_keys(str(records_dir / "match.jsonl"))
-    wait(browser, lambda: browser.find_element(By.ID, "replay-file").text == "the uploaded file: 2 games")
+    wait(browser, lambda: browser.find_element(By.ID, "replay-file").text == "match.jsonl: 2 games")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#replay-game option")) == 2
 
 
 def test_a_malformed_upload_shows_the_servers_reason(browser, server, tmp_path):
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"game": 1, "oops": true}\n')
+    bad.write_text('{"game": 1, "seed": 3}\n')
     open_page(browser, server)
     browser.find_element(By.ID, "tab-replay").click()
     browser.find_element(By.ID, "record-upload").send_keys(str(bad))

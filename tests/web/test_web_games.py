@@ -9,8 +9,11 @@ import os
 import time
 
 import pytest
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
 
 from agent.board import Board, Move
+from agent.web.bodies import read_body
 from agent.web.games import AGENT, HUMAN, Game, GameError, IllegalMove
 from agent.web.store import ExpiringStore, StoreFull
 from agent.web.thinking import WorkerDied, WorkerPool
@@ -98,6 +101,57 @@ def test_the_store_forgets_what_is_not_asked_for_and_refuses_past_its_capacity()
     assert store.get(first) == "first" and store.get(second) is None
     assert store.add("third") and len(store) == 2
     assert store.get("not-an-id") is None and store.get("../" + first) is None
+
+
+def test_the_store_keeps_within_its_bytes_and_lists_an_owners_items_least_recent_first():
+    clock = FakeClock()
+    store = ExpiringStore(capacity=10, idle_seconds=10, clock=clock, budget=100)
+    first = store.add("first", owner="1.2.3.4", size=60)
+    with pytest.raises(StoreFull, match="MB of these already"):
+        store.add("too much", size=41)
+    clock.now = 1
+    second = store.add("second", owner="1.2.3.4", size=40)
+    store.add("other", owner="5.6.7.8")
+    clock.now = 2
+    store.get(first)
+    assert store.owned_by("1.2.3.4") == [(second, "second"), (first, "first")]
+    store.drop(first)
+    assert store.add("fits now", size=60) and store.owned_by("1.2.3.4") == [(second, "second")]
+
+
+def test_the_store_can_give_each_object_its_own_idle_time():
+    clock = FakeClock()
+    store = ExpiringStore(capacity=10, idle_seconds=lambda item: item, clock=clock)
+    short, long = store.add(5), store.add(50)
+    clock.now = 6
+    assert store.get(short) is None and store.get(long) == 50 and len(store) == 1
+
+
+def request_with_body(*messages) -> Request:
+    """A request whose body arrives as `messages` (http.request or http.disconnect), then
+    never any more."""
+    queue = list(messages)
+
+    async def receive():
+        if queue:
+            return queue.pop(0)
+        await asyncio.Event().wait()
+
+    return Request({"type": "http", "method": "POST", "headers": []}, receive)
+
+
+def test_a_body_that_stops_coming_is_given_up_on():
+    stalled = request_with_body({"type": "http.request", "body": b"{", "more_body": True})
+    with pytest.raises(HTTPException) as refused:
+        run(read_body(stalled, 100, seconds=0.2))
+    assert (
+        refused.value.status_code == 408
+        and refused.value.detail == "the request body did not arrive within 0.2 seconds"
+    )
+    left = request_with_body({"type": "http.request", "body": b"{", "more_body": True}, {"type": "http.disconnect"})
+    with pytest.raises(HTTPException) as refused:
+        run(read_body(left, 100))
+    assert refused.value.status_code == 400 and "the client left" in refused.value.detail
 
 
 def run(coroutine):

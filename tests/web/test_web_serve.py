@@ -15,7 +15,8 @@ from paths import PROJECT_ROOT
 from starlette.testclient import TestClient
 from web_helpers import alive, children, running_server, serve_command, stop
 
-from agent.web import serve
+import agent.web
+from agent.web import http_server, serve
 
 
 def test_the_server_answers_and_stops_on_ctrl_c_with_its_workers(tmp_path):
@@ -26,12 +27,13 @@ def test_the_server_answers_and_stops_on_ctrl_c_with_its_workers(tmp_path):
         workers = children(process.pid)
         stop(process)
     assert page.status_code == 200 and moved.status_code == 200 and moved.json()["turn"] == "you"
-    assert workers and process.returncode == 0
+    assert workers and process.returncode == 130
     deadline = time.monotonic() + 10
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(alive(pid) for pid in workers)
-    assert "Traceback" not in (tmp_path / "log").read_text()
+    log = (tmp_path / "log").read_text()
+    assert log.rstrip().endswith("fruit-rage serve: interrupted") and "Traceback" not in log
 
 
 def test_a_foreign_host_header_is_refused_by_the_running_server(tmp_path):
@@ -59,28 +61,77 @@ def test_bad_options_exit_2_with_a_message(args, message):
     assert "Traceback" not in done.stderr
 
 
-def test_a_port_in_use_is_a_message_and_a_failure(tmp_path):
+def test_a_port_in_use_is_said_so_and_exits_2():
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
+        port = taken.getsockname()[1]
         done = subprocess.run(
-            serve_command("--port", taken.getsockname()[1]),
+            [sys.executable, "-m", "agent", "serve", "--port", str(port)],
             cwd=PROJECT_ROOT,
             capture_output=True,
             text=True,
             timeout=60,
             check=False,
         )
-    assert done.returncode != 0 and "address already in use" in done.stderr
-    assert "Traceback" not in done.stderr
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"fruit-rage serve: port {port} is in use; choose another with --port (0: any free port)\n"
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_the_listening_socket_names_tcp_so_that_answers_are_not_held_back(host):
+    """asyncio turns Nagle's delay off only on connections of a socket made with
+    IPPROTO_TCP; otherwise each answer waits about 40 ms for the client's ACK."""
+    with http_server.listening_socket(host, 0) as listener:
+        assert listener.proto == socket.IPPROTO_TCP and listener.getsockname()[1] > 0
+
+
+def test_serve_ends_130_on_ctrl_c(tmp_path):
+    """As `fruit-rage serve`, the command a person runs, not only `python -m agent.web`."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with open(tmp_path / "log", "w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "agent", "serve", "--port", str(port)],
+            cwd=PROJECT_ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while "Application startup complete" not in (tmp_path / "log").read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        stop(process)
+    log = (tmp_path / "log").read_text()
+    assert process.returncode == 130 and log.rstrip().endswith("fruit-rage serve: interrupted"), log
+    assert f"the page is on http://127.0.0.1:{port}/" in log
+
+
+def test_the_help_documents_the_exit_codes():
+    shown = subprocess.run(
+        [sys.executable, "-m", "agent", "serve", "--help"],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert "130" in shown and "2 also for a port in use" in " ".join(shown.split())
 
 
 def served_app(monkeypatch, host: str):
-    """(the app `serve.run` hands uvicorn for --host `host`, what uvicorn was told)."""
-    import uvicorn
-
+    """(the app `serve.run` serves for --host `host`, the host it was to listen on); the
+    socket is one on 127.0.0.1, so that any host name is tried on any machine."""
     told = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: told.update(app=app, **options))
+
+    def listening_socket(host: str, port: int):
+        told.update(host=host)
+        return socket.create_server(("127.0.0.1", port))
+
+    monkeypatch.setattr(http_server, "listening_socket", listening_socket)
+    monkeypatch.setattr(http_server, "serve", lambda app, listener: told.update(app=app))
     assert serve.run(argparse.Namespace(host=host, port=0, records=None)) == 0
     return told["app"], told
 
@@ -113,5 +164,10 @@ def test_a_loopback_server_warns_not_and_knows_its_own_names(monkeypatch, capsys
 
 def test_without_the_web_extra_the_message_says_what_to_install(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn now raises ImportError
+    monkeypatch.delitem(sys.modules, "agent.web.http_server", raising=False)  # which imports it
+    monkeypatch.delattr(agent.web, "http_server", raising=False)
     assert serve.run(argparse.Namespace(host="127.0.0.1", port=0, records=None)) == 2
-    assert "uvicorn is missing: the page needs the web extra (pip install 'fruit-rage[web]')" in capsys.readouterr().err
+    assert (
+        "uvicorn is missing: the page needs the web extra (python3 -m pip install '.[web]' in the source folder)"
+        in capsys.readouterr().err
+    )

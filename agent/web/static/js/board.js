@@ -1,10 +1,12 @@
 // A Fruit Rage board drawn in SVG: one <g class="fruit fruit-D"> per fruit, placed by its
-// cell in a viewBox of one unit per cell. Interactive boards light the group under the
-// pointer or the keyboard cursor and report the group picked.
+// cell in a viewBox of one unit per cell, with the column letters along the top and the
+// row numbers down the left (the names moves have). Interactive boards light the group
+// under the pointer or the keyboard cursor and report the group picked.
 
 const SVG = "http://www.w3.org/2000/svg";
 const EMPTY = "*";
 const COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const EDGE = 0.8;   // room for the coordinates, in cells
 
 export function cellName(row, col) {
   return `${COLUMNS[col]}${row + 1}`;
@@ -19,6 +21,28 @@ export function svgElement(name, attributes = {}, parent = null) {
 
 export function reducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+// The cells of the group at [row, col] of `rows`: its fruit's kind, joined side by side.
+export function groupCells(rows, row, col) {
+  const fruit = rows[row][col];
+  const seen = new Set([`${row},${col}`]);
+  const cells = [[row, col]];
+  for (let i = 0; i < cells.length; i++) {
+    const [r, c] = cells[i];
+    for (const [nr, nc] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]) {
+      if (rows[nr]?.[nc] === fruit && !seen.has(`${nr},${nc}`)) {
+        seen.add(`${nr},${nc}`);
+        cells.push([nr, nc]);
+      }
+    }
+  }
+  return cells;
+}
+
+// [row, col] of a cell name such as B3.
+export function parseCellName(name) {
+  return [Number(name.slice(1)) - 1, COLUMNS.indexOf(name[0])];
 }
 
 // For every fruit that stays, where gravity takes it when `taken` cells leave `rows`:
@@ -49,6 +73,7 @@ export class BoardView {
     this.groupOf = new Map();
     this.enabled = false;
     this.cursor = null;
+    this.pointer = null;   // the cell under the pointer, whose group stays lit as the board changes
     this.svg = svgElement("svg", { "aria-label": label, role: onPick ? "application" : "img" });
     this.background = svgElement("g", {}, this.svg);
     this.layer = svgElement("g", {}, this.svg);
@@ -65,7 +90,8 @@ export class BoardView {
     const n = rows.length;
     if (n !== this.size) this.drawBackground(n);
     this.rows = rows;
-    this.svg.setAttribute("viewBox", `-0.05 -0.05 ${n + 0.1} ${n + 0.1}`);
+    this.svg.setAttribute("viewBox", `${-EDGE} ${-EDGE} ${n + EDGE + 0.05} ${n + EDGE + 0.05}`);
+    this.svg.dataset.size = n;
     const fruits = [];
     rows.forEach((line, row) => {
       [...line].forEach((fruit, col) => {
@@ -82,6 +108,12 @@ export class BoardView {
       parts.push(svgElement("line", { class: "grid-line", x1: k, y1: 0, x2: k, y2: n }));
       parts.push(svgElement("line", { class: "grid-line", x1: 0, y1: k, x2: n, y2: k }));
     }
+    const coordinates = svgElement("g", { class: "coordinates", "aria-hidden": "true" });
+    for (let k = 0; k < n; k++) {
+      svgElement("text", { class: "coordinate column", x: k + 0.5, y: -EDGE / 2 }, coordinates).textContent = COLUMNS[k];
+      svgElement("text", { class: "coordinate row", x: -EDGE / 2, y: k + 0.5 }, coordinates).textContent = k + 1;
+    }
+    parts.push(coordinates);
     this.background.replaceChildren(...parts);
   }
 
@@ -125,6 +157,7 @@ export class BoardView {
     this.enabled = enabled;
     this.svg.setAttribute("aria-disabled", String(!enabled));
     if (!enabled) this.light(null);
+    else if (this.pointer) this.light(this.groupAt(...this.pointer));
   }
 
   listen() {
@@ -135,11 +168,13 @@ export class BoardView {
       return fruit ? [Number(fruit.dataset.row), Number(fruit.dataset.col)] : null;
     };
     this.svg.addEventListener("pointermove", (event) => {
-      if (!this.enabled) return;
-      const cell = cellOf(event);
-      this.light(cell ? this.groupAt(...cell) : null);
+      this.pointer = cellOf(event);
+      if (this.enabled) this.light(this.pointer ? this.groupAt(...this.pointer) : null);
     });
-    this.svg.addEventListener("pointerleave", () => this.enabled && this.light(null));
+    this.svg.addEventListener("pointerleave", () => {
+      this.pointer = null;
+      if (this.enabled) this.light(null);
+    });
     this.svg.addEventListener("click", (event) => {
       const cell = cellOf(event);
       const group = cell && this.groupAt(...cell);

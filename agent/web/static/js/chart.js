@@ -20,7 +20,8 @@ export function ticks(low, high, count = 6) {
 
 // series: [{ name, className, points: [[x, y], ...] }]. options: xLabel, yLabel,
 // xTicks (values), legend (bool), current ({series, index} to ring one point),
-// onPoint(seriesIndex, pointIndex) when a point is clicked.
+// onPoint(seriesIndex, pointIndex) when a point is clicked, marks ([{index, label, text,
+// title}]: a sign above the first series' point `index`) and onMark(index) when one is clicked.
 export function drawLineChart(svg, series, options = {}) {
   svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
   svg.replaceChildren();
@@ -72,6 +73,18 @@ export function drawLineChart(svg, series, options = {}) {
       if (options.onPoint) point.addEventListener("click", () => options.onPoint(seriesIndex, pointIndex));
     });
   });
+
+  const marks = svgElement("g", { class: "marks" }, svg);
+  for (const mark of options.marks || []) {
+    const point = series[0]?.points[mark.index];
+    if (!point) continue;
+    const sign = svgElement("text", {
+      class: `mark label-${mark.label}`, x: x(point[0]), y: y(point[1]) - 9, "data-index": mark.index,
+    }, marks);
+    sign.textContent = mark.text;
+    svgElement("title", {}, sign).textContent = mark.title;
+    if (options.onMark) sign.addEventListener("click", () => options.onMark(mark.index));
+  }
 
   if (options.legend) {
     const legend = svgElement("g", { class: "legend" }, svg);

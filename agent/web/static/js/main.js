@@ -6,22 +6,24 @@ import { showPhases } from "./phases.js";
 import { startPlay } from "./play.js";
 import { startReplay } from "./replay.js";
 
+const tabs = [...document.querySelectorAll('[role="tab"]')];
+
+function selectTab(chosen) {
+  for (const tab of tabs) {
+    const selected = tab === chosen;
+    tab.setAttribute("aria-selected", String(selected));
+    tab.tabIndex = selected ? 0 : -1;
+    document.getElementById(tab.getAttribute("aria-controls")).hidden = !selected;
+  }
+  chosen.focus();
+}
+
 function setUpTabs() {
-  const tabs = [...document.querySelectorAll('[role="tab"]')];
-  const select = (chosen) => {
-    for (const tab of tabs) {
-      const selected = tab === chosen;
-      tab.setAttribute("aria-selected", String(selected));
-      tab.tabIndex = selected ? 0 : -1;
-      document.getElementById(tab.getAttribute("aria-controls")).hidden = !selected;
-    }
-    chosen.focus();
-  };
   tabs.forEach((tab, i) => {
-    tab.addEventListener("click", () => select(tab));
+    tab.addEventListener("click", () => selectTab(tab));
     tab.addEventListener("keydown", (event) => {
       const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
-      if (step) select(tabs[(i + step + tabs.length) % tabs.length]);
+      if (step) selectTab(tabs[(i + step + tabs.length) % tabs.length]);
     });
   });
 }
@@ -35,8 +37,12 @@ async function start() {
     document.getElementById("play-error").textContent = `Error: ${error.message}`;
     return;
   }
-  startPlay(options);
-  startReplay(options, showPhases);
+  const openRecords = startReplay(options, showPhases);
+  // A finished game analysed: opened in the Replay view as its saved record would be.
+  startPlay(options, (gameId) => {
+    selectTab(document.getElementById("tab-replay"));
+    openRecords(api("POST", `/api/games/${gameId}/replay`), null, true);
+  });
   document.body.dataset.ready = "true";
 }
 

@@ -1,11 +1,21 @@
-// The Play view: a game against a built-in player. The server holds the game and judges
-// every move; the page shows its board, animates each move and keeps the clocks ticking.
+// The Play view: a first screen that explains the game, then a game against a built-in
+// player. The server holds the game and judges every move; the page shows its board,
+// animates each move, keeps the clocks ticking and asks the server for hints.
 
 import { api } from "./api.js";
 import { BoardView } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const AGENT_SHOW_MS = 400;   // the agent's group stays lit this long before it goes
+// The built-in players, named plainly for the form; a name the server adds later shows as is.
+const PLAYER_TITLES = {
+  ours: "the agent (strongest)",
+  minimax3: "a 3-move lookahead (strong)",
+  greedy: "greedy: always the biggest group (fair)",
+  random: "random moves (easy)",
+};
+// The intro's example: taking the three 1s scores 9 points.
+const EXAMPLE = { rows: ["201", "211", "002"], group: [[0, 2], [1, 1], [1, 2]] };
 
 export function formatClock(seconds) {
   const s = Math.max(0, seconds);
@@ -18,12 +28,28 @@ function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-export function startPlay(options) {
+function signed(value) {
+  return value > 0 ? `+${value}` : `${value}`;
+}
+
+function showExample() {
+  const example = new BoardView($("example-board"), {
+    label: "Example: a 3 by 3 board; the three 1s at B2 make one group",
+  });
+  example.render(EXAMPLE.rows);
+  example.mark(EXAMPLE.group, "lit");
+}
+
+// onAnalyse(gameId) when the person asks for the finished game's analysis.
+export function startPlay(options, onAnalyse) {
   const form = $("new-game");
   const view = $("game");
   let game = null;
   let receivedAt = 0;          // performance.now() when `game` arrived
   let busy = false;
+  let hint = null;             // the hint shown: the server's answer, for the position it names
+
+  showExample();
 
   for (const key of ["size", "types"]) {
     form.elements[key].min = options.limits[key][0];
@@ -33,8 +59,12 @@ export function startPlay(options) {
     form.elements[key].min = 0.1;
     form.elements[key].max = options.limits.clock[1];
   }
-  for (const name of options.players) form.elements.opponent.add(new Option(name, name));
+  for (const name of options.players) form.elements.opponent.add(new Option(PLAYER_TITLES[name] || name, name));
   for (const [key, value] of Object.entries(options.defaults)) form.elements[key].value = value;
+  const defaults = options.defaults;
+  $("quick-play-text").textContent = `${defaults.size}×${defaults.size} board, ${defaults.types} kinds of fruit, `
+    + `against ${PLAYER_TITLES[defaults.opponent] || defaults.opponent}; `
+    + `${defaults.first === "you" ? "you move first" : "the agent moves first"}.`;
 
   const board = new BoardView($("play-board"), {
     label: "Game board: arrow keys move, Enter takes the group",
@@ -54,6 +84,17 @@ export function startPlay(options) {
     busy = state === "busy";
     view.dataset.state = state;
     board.setEnabled(state === "ready");
+    $("hint").disabled = state !== "ready";
+  }
+
+  function showHint(found) {
+    hint = found;
+    board.mark(found ? found.cells : [], "hinted");
+    $("hint-text").textContent = found
+      ? `Hint: ${found.move}, ${found.cells.length} fruit, ${plural(found.cells.length ** 2, "point")}. `
+        + `The position is worth ${signed(found.value)} to you over the rest of the game`
+        + `${found.exact ? " (exact)" : " (the agent's estimate)"}.`
+      : "";
   }
 
   function clockLeft(side) {
@@ -82,10 +123,16 @@ export function startPlay(options) {
       ? `${last.side === "you" ? "You" : "The agent"} took ${last.move}: ${last.cells.length} fruit, `
         + `${plural(last.points, "point")}. `
       : "";
+    $("how-to-move").hidden = game.over;
+    $("hint").hidden = game.over;
+    if (hint && hint.position !== game.moves.length) showHint(null);
     if (game.over) {
       $("turn").textContent = lastText + "Game over.";
       const outcome = game.winner === null ? "Draw" : game.winner === "you" ? "You win" : `${agentLabel()} wins`;
-      $("result-text").textContent = `${outcome}: ${game.reason}.`;
+      const hints = game.hints ? ` You took ${plural(game.hints, "hint")}.` : "";
+      $("result-text").textContent = `${outcome}: ${game.reason}.${hints}`;
+      $("save-game").href = `/api/games/${game.id}/record`;
+      $("save-game").download = `fruit-rage-${game.size}x${game.size}-seed-${game.seed}.jsonl`;
       $("result").hidden = false;
     } else {
       $("turn").textContent = lastText + (game.turn === "you" ? "Your move." : "The agent is thinking…");
@@ -144,7 +191,9 @@ export function startPlay(options) {
     game = created;
     receivedAt = performance.now();
     view.hidden = false;
+    $("view-play").dataset.mode = "game";
     $("result").hidden = true;
+    showHint(null);
     board.render(game.rows);
     show();
     await settle();
@@ -156,6 +205,17 @@ export function startPlay(options) {
     const next = await request("POST", `/api/games/${game.id}/move`, { move: group.move });
     await apply(next || (await request("GET", `/api/games/${game.id}`)) || game);
     await settle();
+  }
+
+  async function askHint() {
+    if (busy || !game || game.turn !== "you") return;
+    $("hint").disabled = true;
+    const found = await request("POST", `/api/games/${game.id}/hint`);
+    if (found && game.moves.length === found.position && game.turn === "you") {
+      game.hints = found.hints;
+      showHint(found);
+    }
+    $("hint").disabled = busy || game.turn !== "you";
   }
 
   async function agentMove() {
@@ -182,4 +242,15 @@ export function startPlay(options) {
 
   form.addEventListener("submit", newGame);
   $("again").addEventListener("click", () => newGame());
+  $("quick-play").addEventListener("click", () => {
+    for (const [key, value] of Object.entries(options.defaults)) form.elements[key].value = value;
+    form.elements.seed.value = "";
+    newGame();
+  });
+  $("hint").addEventListener("click", askHint);
+  $("analyse-game").addEventListener("click", () => onAnalyse(game.id));
+  $("settings").addEventListener("click", () => {
+    $("view-play").dataset.mode = "setup";
+    form.elements.size.focus();
+  });
 }

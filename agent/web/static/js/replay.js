@@ -1,9 +1,10 @@
-// The Replay view: a file of recorded games (from the server's --records folder or
-// uploaded), one game at a time, stepped through or played, with A's margin after
-// every move charted.
+// The Replay view: a file of recorded games (from the server's --records folder, uploaded,
+// or a game just played in the page), one game at a time, stepped through or played, with
+// A's margin after every move charted and the game's analysis beside the board.
 
+import { AnalysisPanel } from "./analysis.js";
 import { api } from "./api.js";
-import { BoardView } from "./board.js";
+import { BoardView, reducedMotion } from "./board.js";
 import { drawLineChart } from "./chart.js";
 
 const $ = (id) => document.getElementById(id);
@@ -24,8 +25,22 @@ export function gameTitle(game) {
 }
 
 // onRecords(file) when a file of records is opened (the Phases view shows it too).
+// Returns open(loading, name, analyse): show the file the promise `loading` gives, named
+// `name`, and start the first game's analysis when `analyse` says so.
 export function startReplay(options, onRecords) {
   const board = new BoardView($("replay-board"), { label: "Replayed board" });
+  const analysis = new AnalysisPanel(options, {
+    onPick: (number) => {
+      stop();
+      goTo(number - 1);
+      // on a narrow screen the list is below the board: bring the position into view
+      const top = $("replay-board").getBoundingClientRect().top;
+      if (top < 0 || top > window.innerHeight / 2) {
+        $("replay-board").scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth" });
+      }
+    },
+    onResult: () => game && goTo(step),
+  });
   let file = null;      // the opened file: id, label, games, phases
   let game = null;      // the game shown: rows, moves, margins ...
   let step = 0;         // moves played on the board shown
@@ -36,7 +51,7 @@ export function startReplay(options, onRecords) {
     $("open-record").hidden = false;
   }
 
-  async function open(loading) {
+  async function open(loading, name, analyse = false) {
     $("replay-error").textContent = "";
     stop();
     try {
@@ -45,11 +60,13 @@ export function startReplay(options, onRecords) {
       $("replay-error").textContent = `Error: ${error.message}`;
       return;
     }
+    file.label = name || file.label;
     $("replay-file").textContent = `${file.label}: ${plural(file.games.length, "game")}`;
     $("replay-game").replaceChildren(...file.games.map((g) => new Option(gameTitle(g), g.index)));
     $("replay").hidden = false;
     onRecords(file);
     await showGame(0);
+    if (analyse && game) await analysis.start();
   }
 
   async function showGame(index) {
@@ -65,7 +82,11 @@ export function startReplay(options, onRecords) {
     const clocks = game.time.A === game.time.B ? `${game.time.A} s each` : `A ${game.time.A} s, B ${game.time.B} s`;
     $("replay-summary").textContent = `${game.size}x${game.size}, ${plural(game.types, "type")}, ${clocks}. `
       + `Result: ${game.winner ? `${game.winner} (${game.agents[game.winner]}) wins` : "draw"}: ${game.reason}.`;
+    const hints = Object.entries(game.hints || {}).map(([side, count]) => `${side} took ${plural(count, "hint")}`);
+    if (hints.length) $("replay-summary").textContent += ` ${hints.join(", ")}.`;
     board.render(game.rows[0]);
+    step = 0;
+    await analysis.show(file.id, index, game);
     await goTo(0);
   }
 
@@ -76,7 +97,7 @@ export function startReplay(options, onRecords) {
     const scores = { A: 0, B: 0 };
     for (const m of game.moves.slice(0, k)) scores[m.side] += m.points;
     let text = `Move ${k} of ${game.margins.length}: ${move.side} (${agents[move.side]}) took ${move.move}: `
-      + `${move.cells.length} fruit, ${plural(move.points, "point")}, ${move.cpu.toFixed(3)} s CPU. `
+      + `${move.cells.length} fruit, ${plural(move.points, "point")}, ${move.cpu.toFixed(3)} s ${move.measured}. `
       + `Score A ${scores.A} – B ${scores.B}.`;
     const fault = game.moves[k];
     if (fault && fault.fault) text += ` Then ${fault.side} (${agents[fault.side]}) lost: ${fault.fault}.`;
@@ -90,6 +111,8 @@ export function startReplay(options, onRecords) {
     step = k;
     const next = game.moves[k];
     board.mark(next && !next.fault ? next.cells : [], "next");
+    board.mark(analysis.bestCells(k), "best");
+    analysis.showStep(k);
     $("replay-step").textContent = describe(k);
     $("replay").dataset.step = k;
     drawLineChart($("margin-chart"), [{
@@ -98,6 +121,8 @@ export function startReplay(options, onRecords) {
       xLabel: "move", yLabel: "A's margin", xRange: [1, Math.max(1, game.margins.length)],
       current: k > 0 ? { series: 0, index: k - 1 } : null,
       onPoint: (_, index) => { stop(); goTo(index + 1); },
+      marks: analysis.marks(),
+      onMark: (index) => { stop(); goTo(index); },
     });
   }
 
@@ -131,11 +156,11 @@ export function startReplay(options, onRecords) {
 
   $("open-record").addEventListener("submit", (event) => {
     event.preventDefault();
-    open(api("POST", "/api/records/open", { name: $("record-name").value }));
+    open(api("POST", "/api/records/open", { name: $("record-name").value }), $("record-name").value);
   });
   $("record-upload").addEventListener("change", (event) => {
     const chosen = event.target.files[0];
-    if (chosen) open(api("POST", "/api/records/upload", chosen));
+    if (chosen) open(api("POST", "/api/records/upload", chosen), chosen.name);
   });
   $("replay-game").addEventListener("change", (event) => showGame(Number(event.target.value)));
   $("step-first").addEventListener("click", () => { stop(); goTo(0); });
@@ -152,4 +177,5 @@ export function startReplay(options, onRecords) {
       goTo(jumps[event.key], event.key === "ArrowRight");
     }
   });
+  return open;
 }

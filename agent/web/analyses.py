@@ -1,0 +1,108 @@
+"""The page's analyses of games (agent.arena.analysis through engine.analyse): each runs in
+a process of its own at a low priority, reports its progress, can be cancelled (its process
+is killed at once), and once done is kept, so a game is analysed once.
+
+A few run at a time and a few more wait their turn; past that a new one is refused. The
+finished ones are kept up to a count, the least recently asked for going first."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from agent.web import engine
+from agent.web.jobs import TaskFailed, run_in_own_process
+from agent.web.store import StoreFull
+
+NICENESS = 10  # an analysis yields the processors to the agents' thinking
+
+
+@dataclass
+class Analysis:
+    nodes: int
+    state: str = "queued"  # then "running", and "done" or "failed"
+    done: int = 0  # positions searched
+    total: int = 0
+    result: dict | None = None
+    error: str = ""
+    task: asyncio.Task | None = field(default=None, repr=False)
+
+    @property
+    def finished(self) -> bool:
+        return self.state in ("done", "failed")
+
+    def to_json(self) -> dict:
+        return {
+            "state": self.state,
+            "done": self.done,
+            "total": self.total,
+            "nodes": self.nodes,
+            "analysis": self.result,
+            "error": self.error,
+        }
+
+
+class Analyses:
+    def __init__(self, at_once: int, waiting: int, kept: int):
+        self._running = asyncio.Semaphore(at_once)
+        self.pending_limit = at_once + waiting
+        self.kept = kept
+        self._items = OrderedDict()  # key -> Analysis, the least recently asked for first
+
+    def start(self, key, record: dict, nodes: int) -> Analysis:
+        """The analysis of `record` under `key` with `nodes` nodes a position: the one
+        there is (done or under way) unless it failed or had another budget; StoreFull
+        when too many are under way."""
+        analysis = self.get(key)
+        if analysis is not None and analysis.nodes == nodes and analysis.state != "failed":
+            return analysis
+        self.cancel(key)
+        if sum(not item.finished for item in self._items.values()) >= self.pending_limit:
+            raise StoreFull("the server is analysing as many games as it can; try again in a while")
+        analysis = Analysis(nodes)
+        analysis.task = asyncio.get_running_loop().create_task(self._run(analysis, record))
+        self._items[key] = analysis
+        self._forget_old()
+        return analysis
+
+    def get(self, key) -> Analysis | None:
+        analysis = self._items.get(key)
+        if analysis is not None:
+            self._items.move_to_end(key)
+        return analysis
+
+    def cancel(self, key) -> Analysis | None:
+        """Stop and forget the analysis under `key` (its process is killed); it is returned."""
+        analysis = self._items.pop(key, None)
+        if analysis is not None and not analysis.finished:
+            analysis.task.cancel()
+            analysis.state = "cancelled"
+        return analysis
+
+    async def close(self) -> None:
+        tasks = [item.task for item in self._items.values() if not item.finished]
+        for key in list(self._items):
+            self.cancel(key)
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _forget_old(self) -> None:
+        finished = [key for key, item in self._items.items() if item.finished]
+        for key in finished[: max(0, len(self._items) - self.kept)]:
+            del self._items[key]
+
+    async def _run(self, analysis: Analysis, record: dict) -> None:
+        def progress(message):
+            analysis.done, analysis.total = message
+
+        async with self._running:
+            analysis.state = "running"
+            try:
+                analysis.result = await run_in_own_process(
+                    engine.analyse, (record, analysis.nodes), on_message=progress, niceness=NICENESS
+                )
+            except TaskFailed as error:
+                analysis.state, analysis.error = "failed", f"the analysis failed: {error}"
+                return
+            analysis.state = "done"
+        self._forget_old()

@@ -1,0 +1,95 @@
+"""uvicorn as `fruit-rage serve` runs it: on a socket bound here (so that a port in use is
+a message, not a log line), with a deadline on each request's head, and telling whether
+Ctrl-C stopped it."""
+
+from __future__ import annotations
+
+import signal
+import socket
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+HEAD_SECONDS = 10.0  # from connecting, or from the last answer, to a request's last header
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket listening on `host` (an address or a name) and `port`; OSError when it
+    cannot be had (socket.gaierror for a name that names no address)."""
+    family, kind, protocol, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    # Made with its protocol named (IPPROTO_TCP), as asyncio needs to turn Nagle's delay off
+    # on each connection: with the delay, every answer would wait 40 ms for an ACK.
+    listener = socket.socket(family, kind, protocol)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+        listener.listen()
+    except OSError:
+        listener.close()
+        raise
+    return listener
+
+
+class HeadDeadlineProtocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, closing a connection whose request line and headers are
+    not all in HEAD_SECONDS after it was opened or after its last answer. uvicorn closes a
+    connection idle between requests, but keeps one that has sent part of a head open for
+    as long as the client likes, so a client could hold any number of them."""
+
+    head_seconds = HEAD_SECONDS
+    _head_timer = None
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        self._watch_head()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._watch_head()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._watch_head()
+
+    def connection_lost(self, exc) -> None:
+        self._stop_head_timer()
+        super().connection_lost(exc)
+
+    def _watch_head(self) -> None:
+        """The timer runs while the connection waits for a request's head, from the moment
+        it began to wait; it stops once a whole head is in."""
+        if self.conn.their_state is not h11.IDLE or self.transport.is_closing():
+            self._stop_head_timer()
+        elif self._head_timer is None:
+            self._head_timer = self.loop.call_later(self.head_seconds, self._head_too_late)
+
+    def _stop_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_too_late(self) -> None:
+        self._head_timer = None
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.transport.close()
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, noting whether Ctrl-C (SIGINT) stopped it: uvicorn ends as if it
+    finished, and the command must exit 130 as every other does."""
+
+    interrupted = False
+
+    def handle_exit(self, sig, frame) -> None:
+        self.interrupted = self.interrupted or sig == signal.SIGINT
+        super().handle_exit(sig, frame)
+
+
+def serve(app, listener: socket.socket) -> bool:
+    """Serve `app` on `listener` until a signal stops it; True when it was Ctrl-C."""
+    server = Server(uvicorn.Config(app, http=HeadDeadlineProtocol, access_log=False, log_level="info"))
+    server.run(sockets=[listener])
+    return server.interrupted

@@ -1,0 +1,141 @@
+"""What the README and the docs state, held to what the project is and what its commands
+print: the strength figures, the commands, the quick start's answer, the game, the
+layout of the code and the contract."""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from paths import PROJECT_ROOT, SAMPLES
+
+from agent import Board, Move, rules
+from agent.cli import build_parser
+
+
+def project_files(pattern: str) -> list:
+    """The project's files matching a glob pattern, as paths from its root."""
+    return sorted(os.path.relpath(path, PROJECT_ROOT) for path in glob.glob(os.path.join(PROJECT_ROOT, pattern)))
+
+
+def read(path: str) -> str:
+    with open(os.path.join(PROJECT_ROOT, path), encoding="utf-8") as handle:
+        return handle.read()
+
+
+def section(text: str, heading: str) -> str:
+    """The text under a `## heading`, up to the next one."""
+    start = text.index(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def table_rows(text: str) -> list:
+    """The cells of a markdown table's body rows."""
+    return [
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in text.splitlines()
+        if line.startswith("|") and not line.startswith("|---")
+    ][1:]
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_readme_strength_figures_are_the_current_agent_s_with_their_commands():
+    """Every figure of the README's strength table is in the table docs/strength.md keeps
+    for the current agent (the one whose paragraph says from which commit it is), for the
+    same board and seed, and the README shows the very commands that measured them."""
+    readme, record = section(read("README.md"), "Strength"), read("docs/strength.md")
+    current = record[record.index("(the agent from ") :]
+    current_rows = {row[0]: row for row in table_rows(current[: current.index("```")])}
+    commands = {words(line) for line in current[current.index("```") :].split("```")[1].splitlines()}
+    readme_commands = [words(line) for line in readme.split("```")[1].splitlines() if line.strip()]
+    rows = table_rows(readme)
+    assert rows and set(readme_commands) <= commands
+    for board, *cells in rows:
+        for cell in cells:
+            seed = re.search(r"\(seed (\d+)\)", cell).group(1)
+            recorded = next(c for c in current_rows[board][1:] if f"(seed {seed}" in c)
+            for figure in re.findall(r"[+-]?\d+(?:\.\d+)?(?:-\d+)?", cell):
+                assert re.search(rf"(?<![\d.+-]){re.escape(figure)}(?![\d.])", recorded), (figure, recorded)
+            assert any(f"--seed {seed}" in command for command in readme_commands)
+    assert not re.search(r"\+61 a game|\+41 a game|\+59 a game|\+49 a game", readme)
+
+
+def test_every_subcommand_is_in_the_readme_s_command_table_and_tune_eval_says_what_comes_next():
+    table = section(read("README.md"), "Commands")
+    parser = build_parser()
+    (action,) = [action for action in parser._actions if hasattr(action, "choices") and action.dest == "command"]
+    for name in action.choices:
+        assert f"`fruit-rage {name}" in table or (name == "move" and "`fruit-rage [move]" in table), name
+    (row,) = [cells for cells in table_rows(table) if cells[0].startswith("`fruit-rage tune-eval")]
+    assert "weights.json" in row[1] and "fruit-rage tune py:agent.eval_search:fitted_player" in row[1]
+
+
+def test_the_quick_start_s_answer_and_the_sample_s_name_one_move_as_the_readme_says(tmp_path):
+    quick_start = words(section(read("README.md"), "Quick start"))
+    assert "It prints the move, `C10`," in quick_start and "says `G8` with the same board after it" in quick_start
+    sample = os.path.join(SAMPLES, "05-worked-10x10")
+    shutil.copy(os.path.join(sample, "input.txt"), tmp_path / "input.txt")
+    done = subprocess.run([sys.executable, "-m", "agent"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    ours, theirs = (tmp_path / "output.txt").read_text(), read(os.path.join(sample, "output.txt"))
+    assert ours.split("\n")[0] == "C10" and theirs.split("\n")[0] == "G8"
+    assert ours.split("\n")[1:] == theirs.split("\n")[1:]
+    board = Board.from_text(read(os.path.join(sample, "input.txt")))
+    assert board.normalize(Move.from_name("G8")) == Move.from_name("C10")
+
+
+def test_the_game_s_example_move_is_what_the_rules_do():
+    game = section(read("README.md"), "The game")
+    figure = game.split("```")[1].strip("\n").splitlines()
+    move = re.search(r"A move at ([A-Z]\d+) takes the four (\d)s \((\d+) points\)", words(game))
+    before = tuple(line.split()[1] for line in figure[2:])
+    after = tuple(line.split()[3] for line in figure[2:])
+    assert figure[0].split() == ["before", "after", move.group(1)]
+    cell = rules.parse_move_name(move.group(1))
+    assert rules.play(before, cell) == (after, int(move.group(3)))
+    assert len(rules.group_at(before, cell)) == 4 and before[cell[0]][cell[1]] == move.group(2)
+    assert "measured in pairs" in words(game) and "`match --paired`" in game
+
+
+def test_the_docs_name_only_files_that_exist():
+    named = re.compile(r"(?<![\w/.-])((?:agent|ext|tests|docs|nim_games|io_samples|\.ci)/[\w./-]*)")
+    for doc in ["README.md", ".ci/run", "CHANGELOG.md", *project_files("docs/*.md")]:
+        for path in named.findall(read(doc)):
+            assert os.path.exists(os.path.join(PROJECT_ROOT, path.rstrip(".,;:"))), (doc, path)
+
+
+def test_the_architecture_s_layout_names_every_module():
+    layout = read("docs/architecture.md").split("```")[1]
+    modules = [
+        os.path.basename(path)
+        for path in project_files("agent/*.py")
+        if not path.endswith(("__init__.py", "__main__.py"))
+    ]
+    units = [os.path.basename(path) for path in project_files("ext/*.pyx")]
+    shared = [
+        os.path.basename(path)
+        for path in project_files("ext/*.pxd")
+        if not os.path.exists(os.path.join(PROJECT_ROOT, path[:-4] + ".pyx"))
+    ]
+    for name in modules + units + shared:
+        assert re.search(rf"(?<![\w]){re.escape(name)}", layout), name
+    for folder in ("agent/arena/", "agent/web/", "nim_games/", "ext/"):
+        assert folder in layout
+
+
+def test_the_readme_keeps_to_the_contract_a_user_needs_and_links_the_whole():
+    readme = section(read("README.md"), "The agent's contract")
+    contract = read("docs/contract.md")
+    assert "input.txt                     output.txt" in readme and "$ fruit-rage command" in readme
+    assert "exit code 2" in readme and "130 interrupted" in readme
+    assert "[docs/contract.md](docs/contract.md)" in readme
+    for detail in ("/dev/zero", "ulimit", "hard link", "1_000", "byte order mark", "UTF-16"):
+        assert detail not in readme and detail in contract, detail
