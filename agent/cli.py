@@ -320,36 +320,6 @@ def _add_tune(sub) -> None:
     p.set_defaults(handler="agent.arena.tune_command")
 
 
-def _add_tune_eval(sub, full: bool = True) -> None:
-    p = sub.add_parser("tune-eval", help="fit the horizon evaluation's weights to recorded games")
-    p.set_defaults(handler="agent.eval_tuning_command")
-    if full:
-        from agent import eval_tuning_command
-
-        p.description = eval_tuning_command.DESCRIPTION
-        eval_tuning_command.add_arguments(p)
-
-
-def _add_serve(sub, full: bool = True) -> None:
-    p = sub.add_parser("serve", help="the browser page: play the agent, replay and analyse matches, see phases")
-    p.set_defaults(handler="agent.web.serve")
-    if full:
-        from agent.web import serve
-
-        p.description = serve.DESCRIPTION + " Needs the web extra: python3 -m pip install '.[web]'."
-        serve.add_arguments(p)
-
-
-def _add_analyse(sub, full: bool = True) -> None:
-    p = sub.add_parser("analyse", help="every move of recorded games against the agent's best, labelled")
-    p.set_defaults(handler="agent.arena.analyse_command")
-    if full:
-        from agent.arena import analyse_command
-
-        p.description = analyse_command.DESCRIPTION
-        analyse_command.add_arguments(p)
-
-
 def _add_results_argument(p) -> None:
     p.add_argument("results", metavar="RESULTS", help="a results .jsonl file written by match --out")
 
@@ -460,7 +430,34 @@ _delay_seconds = number(float, 0, 3600)  # time.sleep fails on a negative, nan o
 
 # Subcommands whose options live in modules of their own: a command line that names
 # another subcommand (a move with options pays for every import) does not load them.
-LAZY_SUBCOMMANDS = {"tune-eval": _add_tune_eval, "serve": _add_serve, "analyse": _add_analyse}
+# name: (the line in the list of subcommands, the module with DESCRIPTION, add_arguments
+# and run, what the description adds).
+LAZY_SUBCOMMANDS = {
+    "tune-eval": ("fit the horizon evaluation's weights to recorded games", "agent.eval_tuning_command", ""),
+    "serve": (
+        "the browser page: play the agent, replay and analyse matches, see phases",
+        "agent.web.serve",
+        " Needs the web extra: python3 -m pip install '.[web]'.",
+    ),
+    "analyse": (
+        "every move of recorded games against the agent's best, labelled",
+        "agent.arena.analyse_command",
+        "",
+    ),
+}
+
+
+def _add_lazy(sub, name: str, full: bool) -> None:
+    """A subcommand of LAZY_SUBCOMMANDS: listed always, its options loaded when `full`."""
+    summary, module_name, note = LAZY_SUBCOMMANDS[name]
+    p = sub.add_parser(name, help=summary)
+    p.set_defaults(handler=module_name)
+    if full:
+        import importlib
+
+        module = importlib.import_module(module_name)
+        p.description = module.DESCRIPTION + note
+        module.add_arguments(p)
 
 
 def build_parser(argv=None):
@@ -505,8 +502,8 @@ def build_parser(argv=None):
         _add_play,
     ):
         add(sub)
-    for name, add in LAZY_SUBCOMMANDS.items():
-        add(sub, full=argv is None or name in argv)
+    for name in LAZY_SUBCOMMANDS:
+        _add_lazy(sub, name, full=argv is None or name in argv)
     for subcommand in sub.choices.values():
         subcommand.epilog = subcommand.epilog or EXIT_CODES
     return parser
