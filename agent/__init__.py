@@ -25,13 +25,13 @@ _EXPORTS = {
     "GreedyPlayer": "agent.players",
     "RandomPlayer": "agent.players",
     "Minimax3Player": "agent.players",
-    "CommandPlayer": "agent.arena.referee",
+    "CommandPlayer": "agent.arena.command_player",
     "play_game": "agent.arena.referee",
     "GameRecord": "agent.arena.referee",
     "Turn": "agent.arena.referee",
-    "run_match": "agent.arena.match",
-    "MatchSettings": "agent.arena.match",
-    "MatchResult": "agent.arena.match",
+    "run_match": "agent.arena.matches.match",
+    "MatchSettings": "agent.arena.matches.games",
+    "MatchResult": "agent.arena.matches.match",
 }
 
 __all__ = sorted(_EXPORTS)

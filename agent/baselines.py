@@ -38,12 +38,12 @@ def greedy_move(grid, time_left: float = 0.0):
 
 
 def minimax3_move(grid, time_left: float, startup: float = STARTUP_COST, in_process: bool = False):
-    """Iterative deepening 1..3 of plain minimax under the agent's time policy (agent.timing):
+    """Iterative deepening 1..3 of plain minimax under the agent's time policy (agent.move.timing):
     no depth is started past the budget's optimum, and the search stops at its maximum;
     the deepest completed depth's move wins. `in_process`: the clock was not started with
-    this process (see agent.timing.TimeManager.in_process)."""
+    this process (see agent.move.timing.TimeManager.in_process)."""
     import agent._core as core  # only this baseline needs the compiled core
-    from agent import timing
+    from agent.move import timing
 
     board = core.Board(grid)
     groups, now = board.group_count(), time.process_time()
@@ -88,7 +88,7 @@ def main(argv=None) -> int:
         cell = CHOOSERS[name](game.grid, game.time_left)
         return move_name(cell), play(game.grid, cell)[0]
 
-    from agent.move_command import answer_files
+    from agent.move.command import answer_files
 
     try:
         return answer_files("input.txt", "output.txt", baseline_choice, program=name)

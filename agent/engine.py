@@ -72,9 +72,9 @@ class SearchResult:
 def search(board: Board, limit: Limit, *, opponent: str = "best", evaluation: Optional[str] = None) -> SearchResult:
     """The agent's search of `board` within `limit`. `opponent="greedy"` searches as if
     the opponent always took a largest group (see `fruit-rage move --opponent`);
-    `evaluation` names the horizon's evaluation (agent.deepening.EVALUATION_KINDS; None:
+    `evaluation` names the horizon's evaluation (agent.move.deepening.EVALUATION_KINDS; None:
     the agent's own)."""
-    from agent.timing import TimeManager
+    from agent.move.timing import TimeManager
 
     now = time.process_time()
     end = now + limit.cpu if limit.cpu is not None else math.inf
@@ -100,10 +100,10 @@ def run_search(
     tt_bits: Optional[int] = None,
 ) -> SearchResult:
     """`search` under a time policy: `time_manager(root_moves, nodes_per_second,
-    reduction)` makes the move's agent.timing.TimeManager; `tt_bits` None: the table the
+    reduction)` makes the move's agent.move.timing.TimeManager; `tt_bits` None: the table the
     manager sizes."""
-    from agent.calibration import DEFAULT_NODES_PER_SECOND
-    from agent.deepening import search_options, think
+    from agent.move.calibration import DEFAULT_NODES_PER_SECOND
+    from agent.move.deepening import search_options, think
 
     if board.is_over:
         raise ValueError("the board is empty: there is no move to search")

@@ -14,12 +14,12 @@ Adding an evaluation:
    in evaluate()'s dispatch. It must be >= 0 on every position.
 2. Oracle: a plain function grid -> int over agent.rules (the existing ones live there).
 3. Registration: one `Evaluation(...)` line in EVALUATIONS below, and the same name in
-   agent.deepening.EVALUATION_KINDS, by which a player is given it
+   agent.move.deepening.EVALUATION_KINDS, by which a player is given it
    (`SearchPlayer(evaluation=NAME)`).
 The tests then cover it; `Searcher(board, eval_kind=...)` accepts it.
 """
 
-from agent import features, rules
+from agent import rules
 from agent._core import EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE, EVAL_PAIR_EXCHANGE
 
 
@@ -45,5 +45,5 @@ EVALUATIONS = (
     Evaluation("greedy-pair", EVAL_GREEDY_PAIR, rules.greedy_pair_value),
     Evaluation("alternating", EVAL_ALTERNATING, rules.alternating_value),
     # the weights compiled into the core (ext/evaluation.pxd, BLEND_*), spelled out here
-    Evaluation("pair-exchange", EVAL_PAIR_EXCHANGE, lambda grid: features.pair_exchange_blend(grid, (465, 325, 4222))),
+    Evaluation("pair-exchange", EVAL_PAIR_EXCHANGE, lambda grid: rules.pair_exchange_blend(grid, (465, 325, 4222))),
 )

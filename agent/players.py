@@ -41,7 +41,7 @@ class SearchPlayer:
     move` plays. `limit` (an agent.Limit, or its fields `depth`, `nodes`, `cpu` given
     here) replaces the time policy with a fixed depth, node count or CPU time per move;
     `opponent="greedy"` models a greedy opponent; `evaluation` names the evaluation at the
-    search's horizon (agent.deepening.EVALUATION_KINDS; None: the agent's own).
+    search's horizon (agent.move.deepening.EVALUATION_KINDS; None: the agent's own).
     After each move, `last_result` holds the SearchResult (depth, value, ...)."""
 
     def __init__(
@@ -58,7 +58,7 @@ class SearchPlayer:
         if opponent not in ("best", "greedy"):
             raise ValueError(f"opponent must be 'best' or 'greedy', not {opponent!r}")
         if evaluation is not None:
-            from agent.deepening import EVALUATION_KINDS
+            from agent.move.deepening import EVALUATION_KINDS
 
             if evaluation not in EVALUATION_KINDS:
                 raise ValueError(f"evaluation must be one of {', '.join(EVALUATION_KINDS)}, not {evaluation!r}")
@@ -80,7 +80,7 @@ class SearchPlayer:
         if self.limit is not None:
             self.last_result = search(board, self.limit, opponent=self.opponent, evaluation=self.evaluation)
         else:
-            from agent.timing import TimeManager
+            from agent.move.timing import TimeManager
 
             now = time.process_time()
             self.last_result = run_search(

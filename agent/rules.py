@@ -160,3 +160,31 @@ def alternating_value(grid: Grid) -> int:
     core's EVAL_ALTERNATING, written plainly)."""
     sizes = sorted((len(g) for g in groups(grid)), reverse=True)
     return sum(size * size if i % 2 == 0 else -size * size for i, size in enumerate(sizes))
+
+
+def greedy_exchange_value(grid: Grid) -> int:
+    """The mover takes a largest group (of several, the one that leaves the opponent the
+    least), the opponent the largest group of the position that leaves: the greedy pair
+    with the merges and splits that first move makes (0 on an empty board)."""
+    found = groups(grid)
+    largest = max((len(g) for g in found), default=0)
+    return max(
+        (
+            largest**2 - max((len(h) for h in groups(remove_and_fall(grid, g))), default=0) ** 2
+            for g in found
+            if len(g) == largest
+        ),
+        default=0,
+    )
+
+
+def pair_exchange_blend(grid: Grid, weights=(465, 325, 4222)) -> int:
+    """The fitted two-number evaluation as the core would compute it: (a * greedy_pair +
+    b * greedy_exchange + c) / 1000 for `weights` (a, b, c) in thousandths, rounded to
+    the nearest whole number (halves up) and never below 0, since the core's frontier
+    pruning needs evaluations >= 0. The default weights are the 12x12 p4 fit of
+    docs/strength-eval.md. An empty board has nothing to come: 0."""
+    if not groups(grid):
+        return 0
+    a, b, c = weights
+    return max(0, (a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + c + 500) // 1000)

@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from agent import rules  # noqa: E402
 from agent.gamefile import format_input, format_output, parse_input  # noqa: E402
-from agent.player import choose_move  # noqa: E402
+from agent.move.player import choose_move  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -6,7 +6,7 @@ modules beside this file (tests/ is on the import path: pyproject's pythonpath).
 
 import pytest
 
-from agent import launch
+from agent.move import launch
 
 
 @pytest.fixture(scope="session")

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from agent.arena import containment
-from agent.arena.containment import cgroup_problem, own_cgroup_folder
+from agent.arena.processes import containment
+from agent.arena.processes.containment import cgroup_problem, own_cgroup_folder
 from agent.gamefile import format_input
 from agent.rules import random_board
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from agent.arena.display import FRUIT_COLOURS
+from agent.arena.terminal.boards import FRUIT_COLOURS
 
 ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 COLOURED_CELL = re.compile(r"\x1b\[([0-9;]*)m(.)\x1b\[0m")

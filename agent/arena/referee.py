@@ -11,38 +11,17 @@ charged the CPU its call uses, or one that takes its own turns and charges itsel
 from __future__ import annotations
 
 import datetime
-import threading
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from agent import __version__
-from agent.arena.agents import BUILT_IN_NAMES, AgentSpec, agent_spec
+from agent.arena.command_player import CommandPlayer
 from agent.arena.inprocess import timed_choose
-from agent.arena.process import MoveRunner
+from agent.arena.turns import DEFAULT_GRACE, FAULT_INVALID, FAULT_TIME, Turn
 from agent.board import Board, Move
-from agent.gamefile import format_input, format_input_seconds, parse_output
-from agent.rules import legal_cell, play
 
 RECORD_FORMAT = 2  # 2: "format", "date", "versions", and per move "depth"/"value" when reported
-FAULT_TIME = "time"
-FAULT_INVALID = "invalid"
 SIDES = ("A", "B")
 CPU_CLOCK, WALL_CLOCK = "cpu", "wall"  # what a player's clock measures: its CPU, or a person's thinking
-DEFAULT_GRACE = 10.0  # wall seconds a move may run past its clock before it is stopped
-
-
-@dataclass(frozen=True)
-class Turn:
-    """What a turn produced: a legal move with its next grid, or the fault that loses."""
-
-    seconds: float  # charged to the mover's clock
-    name: Optional[str] = None  # the move as the player gave it, e.g. "G8"
-    grid: Optional[tuple] = None  # the grid after the move
-    points: int = 0
-    fault: Optional[str] = None  # FAULT_TIME, FAULT_INVALID or None
-    reason: str = ""  # why it loses
-    depth: Optional[int] = None  # the player's search depth, when it reports one
-    value: Optional[int] = None  # and the value it expected
 
 
 @dataclass
@@ -117,107 +96,6 @@ def _turn_record(side: str, turn: Turn) -> dict:
     return record
 
 
-def check_output(grid, text: str) -> tuple:
-    """(move name, next grid, points) from an agent's output.txt; ValueError saying why it
-    is not exactly the right answer."""
-    try:
-        name, written = parse_output(text, len(grid))
-    except ValueError as error:
-        raise ValueError(f"garbled output.txt: {error}") from None
-    try:
-        cell = legal_cell(grid, name)
-    except ValueError as error:
-        raise ValueError(f"illegal move: {error}") from None
-    expected, points = play(grid, cell)
-    if written != expected:
-        row = next((i for i, (a, b) in enumerate(zip(written, expected)) if a != b), 0)
-        raise ValueError(f"wrong board after {name}: row {row + 1} is {written[row]!r}, should be {expected[row]!r}")
-    return name, expected, points
-
-
-class CommandPlayer:
-    """A program in the input.txt/output.txt protocol, run as a fresh process per move
-    in a fresh folder, charged the CPU time that process uses. `command` is a built-in
-    name (ours, greedy, random, minimax3: the project's own programs) or a shell command.
-    ValueError at once when the command surely cannot run."""
-
-    def __init__(
-        self,
-        command,
-        name: Optional[str] = None,
-        runner: Optional[MoveRunner] = None,
-        grace: float = DEFAULT_GRACE,
-        isolate: bool = False,
-        side: Optional[str] = None,
-    ):
-        self.spec = command if isinstance(command, AgentSpec) else agent_spec(command)
-        self.name = name or self.spec.label
-        self.runner = runner or shared_runner(grace, isolate)
-        self.side = side  # its private folder's name; play_game sets it to A or B when None
-        self.version = __version__ if self.spec.label in BUILT_IN_NAMES else None  # ours or a baseline
-
-    def choose(self, board: Board, clock_left: float) -> Move:
-        """The program's move; RuntimeError saying why when its answer loses the game."""
-        turn = self.take_turn(board, clock_left)
-        if turn.fault is not None:
-            raise RuntimeError(f"{self.name}: {turn.reason}")
-        return Move.from_name(turn.name)
-
-    def take_turn(self, board: Board, clock_left: float) -> Turn:
-        grid = board.rows
-        if format_input_seconds(clock_left) == "0":  # the agent would read no time at all
-            return Turn(
-                0.0, fault=FAULT_TIME, reason=f"ran out of time: {clock_left:.1e} s left, below input.txt's microsecond"
-            )
-        run = self.runner.run(
-            self.spec.command,
-            self.spec.shell,
-            format_input(grid, board.types, clock_left),
-            clock_left,
-            env=self.spec.env,
-            side=self.side or "agent",
-        )
-        if run.killed:
-            return Turn(
-                run.cpu,
-                fault=FAULT_TIME,
-                reason=f"killed: still running {self.runner.grace:g} s after its time ran out",
-            )
-        if run.output is None:
-            return Turn(run.cpu, fault=FAULT_INVALID, reason=run.output_problem + _exit_detail(run))
-        try:
-            name, next_grid, points = check_output(grid, run.output)
-        except ValueError as error:
-            return Turn(run.cpu, fault=FAULT_INVALID, reason=str(error))
-        return Turn(run.cpu, name, next_grid, points)
-
-
-_shared_runners = {}  # (grace, isolate) -> the MoveRunner this process's CommandPlayers share
-_shared_lock = threading.Lock()
-
-
-def shared_runner(grace: float, isolate: bool = False) -> MoveRunner:
-    """The runner of this process's CommandPlayers with that grace and isolation: one
-    place that can stop every move they are running (stop_shared_runners)."""
-    with _shared_lock:
-        runner = _shared_runners.get((grace, isolate))
-        if runner is None:
-            runner = _shared_runners[grace, isolate] = MoveRunner(grace=grace, isolate=isolate)
-        return runner
-
-
-def stop_shared_runners(kill: bool = True) -> None:
-    """Kill every move the shared runners run (Ctrl-C in a match; `kill` False: a match
-    that ended) and remove their match folders; later players get fresh runners."""
-    with _shared_lock:
-        runners = list(_shared_runners.values())
-        _shared_runners.clear()
-    for runner in runners:
-        if kill:
-            runner.stop()
-        runner.close()
-
-
 def take_turn(player, board: Board, clock_left: float, grace: float = DEFAULT_GRACE) -> Turn:
     """`player`'s turn on `board`: through its own take_turn when it charges itself, else
     as an in-process Player (see agent.arena.inprocess)."""
@@ -243,18 +121,6 @@ def take_turn(player, board: Board, clock_left: float, grace: float = DEFAULT_GR
         depth=getattr(report, "depth", None),
         value=getattr(report, "value", None),
     )
-
-
-def _exit_detail(run) -> str:
-    if run.exit_code == 127:
-        what = "command not found"
-    elif run.exit_code == 126:
-        what = "cannot run it"
-    elif run.exit_code < 0:
-        what = f"killed by signal {-run.exit_code}"
-    else:
-        what = f"exit code {run.exit_code}"
-    return f" ({what}: {run.stderr_tail})" if run.stderr_tail else f" ({what})"
 
 
 def play_game(

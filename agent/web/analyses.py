@@ -1,4 +1,4 @@
-"""The page's analyses of games (agent.arena.analysis through engine.analyse): each runs in
+"""The page's analyses of games (agent.arena.review.analysis through engine.analyse): each runs in
 a process of its own at a low priority, reports its progress, can be cancelled (its process
 is killed at once), and once done is kept, so a game is analysed once.
 

@@ -8,9 +8,7 @@ import os
 import time
 
 from agent import __version__ as VERSION
-from agent.arena.analysis import DEFAULT_NODES, LABEL_FLOORS, THRESHOLDS_TEXT, analyse_game, search_position
-from agent.arena.phases import match_phases
-from agent.arena.records import (
+from agent.arena.records.reading import (
     MATCH_FIELDS,
     OPTIONAL_MATCH_FIELDS,
     check_record,
@@ -19,6 +17,8 @@ from agent.arena.records import (
     time_measured,
 )
 from agent.arena.referee import GameRecord, Turn, decide
+from agent.arena.review.analysis import DEFAULT_NODES, LABEL_FLOORS, THRESHOLDS_TEXT, analyse_game, search_position
+from agent.arena.review.phases import match_phases
 from agent.board import Board, Move
 from agent.players import BUILT_IN_PLAYERS, player_from_name
 from agent.rules import MAX_SIZE, MAX_TYPES
@@ -62,7 +62,7 @@ def choose_move(player: str, rows: tuple, types: int, clock_left: float) -> tupl
 
 
 def analyse(send, record: dict, nodes: int) -> dict:
-    """The analysis of a checked record (agent.arena.analysis) as JSON; send((done, total))
+    """The analysis of a checked record (agent.arena.review.analysis) as JSON; send((done, total))
     as it goes. Runs in a process of its own (agent.web.jobs), which stops by itself if the
     server is gone."""
     server = os.getppid()

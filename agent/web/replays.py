@@ -106,7 +106,7 @@ def game_view(index: int, kept: bytes) -> dict:
 
 
 def phases_view(records: list) -> dict:
-    """agent.arena.phases over the file, as the chart draws it: for A moving first and for
+    """agent.arena.review.phases over the file, as the chart draws it: for A moving first and for
     A moving second, the mean margin of A once each tenth of the fruit is gone."""
     try:
         phases = engine.match_phases(records, PHASE_PARTS)

@@ -15,9 +15,9 @@ import pytest
 from arena_helpers import assert_refused, fruit_rage, random_game_record
 from paths import PROJECT_ROOT
 
-from agent.arena.analyse_command import Progress
-from agent.arena.analysis import LABELS
-from agent.arena.records import read_records
+from agent.arena.records.reading import read_records
+from agent.arena.review.analysis import LABELS
+from agent.commands.analyse import Progress
 
 NODES = "20000"  # a small budget: quick, and enough to tell the moves apart
 MOVE_LINE = re.compile(r"^ *(\d+)  ([AB]) +(\S+) +(\d+)  (\S+) +([-+]\d+)[* ] +([-+]\d+)[* ] +(\d+)  (\w+)$")

@@ -1,4 +1,4 @@
-"""The move-by-move analysis (agent/arena/analysis.py) against the exact solver: on recorded
+"""The move-by-move analysis (agent/arena/review/analysis.py) against the exact solver: on recorded
 6x6 games every move's points given away is the exact difference where the analysis says
 it is exact, and with a budget that solves the games, everywhere."""
 
@@ -11,10 +11,10 @@ import pytest
 from arena_helpers import random_game_record
 from paths import PROJECT_ROOT
 
-from agent.arena import analysis
-from agent.arena.analysis import AnalysisCancelled, analyse_game, label
-from agent.arena.audit import game_positions, solve_exactly
-from agent.arena.records import check_record, read_records
+from agent.arena.records.reading import check_record, read_records
+from agent.arena.review import analysis
+from agent.arena.review.analysis import AnalysisCancelled, analyse_game, label
+from agent.arena.review.audit import game_positions, solve_exactly
 
 SOLVING_NODES = 2_000_000  # solves (10 times this) reach back to the first move of every 6x6 p3 game here
 SMALL_NODES = 20_000  # too few to solve the openings: some moves are judged by the search's estimate

@@ -8,8 +8,8 @@ import random
 from arena_helpers import assert_refused, bad_move_file, fruit_rage, random_game_record
 from fruit_helpers import random_grid
 
-from agent.arena.audit import GameAudit, audit_game, game_positions, solve_exactly
-from agent.arena.audit_command import summary
+from agent.arena.review.audit import GameAudit, audit_game, game_positions, solve_exactly
+from agent.commands.audit import summary
 from agent.rules import fruit_count, groups, negamax_value, parse_move_name, play, remove_and_fall
 
 

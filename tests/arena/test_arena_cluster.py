@@ -1,4 +1,4 @@
-"""Matches on a Dask cluster (agent.arena.cluster): on a LocalCluster they give the records
+"""Matches on a Dask cluster (agent.arena.matches.cluster): on a LocalCluster they give the records
 a local run gives, each game once, with in-process players charged only their own CPU;
 a real `dask scheduler` and two `dask worker`s on 127.0.0.1 finish a match when a worker
 is killed mid-game, and stop it with ClusterLost when the scheduler is; an early stop and
@@ -27,8 +27,7 @@ from arena_helpers import gone, scripted_agent
 from distributed import Client, LocalCluster
 from paths import PROJECT_ROOT, TESTS
 
-from agent.arena.agents import PlayerSpec
-from agent.arena.cluster import (
+from agent.arena.matches.cluster import (
     ClusterError,
     ClusterLost,
     ClusterMismatch,
@@ -41,7 +40,9 @@ from agent.arena.cluster import (
     software_versions,
     version_differences,
 )
-from agent.arena.match import MatchSettings, play_match_game, run_match
+from agent.arena.matches.games import MatchSettings, play_match_game
+from agent.arena.matches.match import run_match
+from agent.arena.player_specs import PlayerSpec
 from agent.engine import Limit
 from agent.players import SearchPlayer
 
@@ -251,8 +252,8 @@ def test_ctrl_c_in_the_client_cancels_the_match_and_stops_its_games(local_cluste
     burner, brake, braked_move = braked_burner(tmp_path)
     program = f"""
 import sys
-from agent.arena.agents import PlayerSpec
-from agent.arena.match import MatchSettings, run_match
+from agent.arena.player_specs import PlayerSpec
+from agent.arena.matches.match import MatchSettings, run_match
 try:
     run_match(PlayerSpec({burner!r}), PlayerSpec("greedy"), MatchSettings(games=8, size=6, types=3, time=120, seed=2),
               cluster={address!r})

@@ -19,11 +19,12 @@ from arena_helpers import gone, processes_running
 from containment_helpers import CGROUP_PROBLEM, CONTAINMENTS, INPUT, needs_root
 from paths import PROJECT_ROOT
 
-from agent.arena import containment, move_launcher
-from agent.arena.containment import pick_containment
-from agent.arena.process import MoveRunner, Stopped
-from agent.arena.referee import FAULT_INVALID, FAULT_TIME, CommandPlayer, play_game
-from agent.arena.side_users import SideUsers, ids_of_processes
+from agent.arena.command_player import CommandPlayer
+from agent.arena.processes import containment, move_launcher
+from agent.arena.processes.containment import pick_containment
+from agent.arena.processes.runner import MoveRunner, Stopped
+from agent.arena.processes.side_users import SideUsers, ids_of_processes
+from agent.arena.referee import FAULT_INVALID, FAULT_TIME, play_game
 from agent.board import Board
 from agent.rules import random_board
 
@@ -256,7 +257,7 @@ def test_the_moves_of_a_referee_killed_outright_die_too(tmp_path, name):
             textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {PROJECT_ROOT!r})
-        from agent.arena.process import MoveRunner
+        from agent.arena.processes.runner import MoveRunner
         MoveRunner(containment={name!r}).run("touch {tmp_path}/started; sleep 3597", True, "", 60.0)
     """),
         ],

@@ -15,8 +15,8 @@ import pytest
 from containment_helpers import CGROUP_PROBLEM
 from paths import PROJECT_ROOT
 
-from agent.arena.containment import own_cgroup_folder
-from agent.arena.move_launcher import children_of
+from agent.arena.processes.containment import own_cgroup_folder
+from agent.arena.processes.move_launcher import children_of
 
 # A move that fills its folder with files, so that removing it takes a while, then waits,
 # its command line saying so: `python SCRIPT waiting`.

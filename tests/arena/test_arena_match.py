@@ -16,9 +16,10 @@ import pytest
 from arena_helpers import assert_refused, fruit_rage, gone, scripted_agent
 from paths import PROJECT_ROOT
 
-from agent.arena.agents import PlayerSpec, command_problem
-from agent.arena.process import MoveRunner, Stopped
-from agent.arena.stats import (
+from agent.arena.agents import command_problem
+from agent.arena.player_specs import PlayerSpec
+from agent.arena.processes.runner import MoveRunner, Stopped
+from agent.arena.stats.summary import (
     colour_lines,
     elo_difference,
     forfeit_lines,
@@ -27,7 +28,7 @@ from agent.arena.stats import (
     report_table,
     wilson_interval,
 )
-from agent.cli import main
+from agent.commands.cli import main
 
 
 def read_records(path):
@@ -293,7 +294,7 @@ def test_a_write_to_out_that_fails_stops_the_match_with_a_message():
     ],
 )
 def test_a_move_that_cannot_be_prepared_stops_with_a_message(tmp_path, monkeypatch, capsys, args, stopped):
-    from agent.arena.referee import stop_shared_runners
+    from agent.arena.command_player import stop_shared_runners
 
     missing = tmp_path / "missing"  # e.g. a batch job's TMPDIR removed, or /tmp full
     monkeypatch.setattr(tempfile, "tempdir", str(missing))
@@ -438,7 +439,7 @@ def test_a_script_that_does_not_exist_is_refused_before_any_game_naming_it(tmp_p
 
 
 def test_more_jobs_than_cpus_is_warned_of_and_played():
-    from agent.arena.preflight import available_cpus
+    from agent.arena.matches.preflight import available_cpus
 
     jobs = available_cpus() + 1
     done = fruit_rage("match", "greedy", "random", "--games", 2, "--size", 3, "--types", 2, "--seed", 1, "--jobs", jobs)
@@ -508,7 +509,7 @@ def test_commands_that_may_run_are_let_through(agent, monkeypatch):
 
 def test_a_long_match_does_not_queue_its_games_up_front(monkeypatch):
     """Only the games being played exist: a million games must not cost a million futures."""
-    from agent.arena import match
+    from agent.arena.matches import match
 
     pending, most_pending = set(), [0]
 

@@ -14,8 +14,8 @@ import pytest
 from arena_helpers import fruit_rage
 from containment_helpers import CONTAINMENTS, INPUT, needs_root
 
-from agent.arena.move_folders import MatchFolders
-from agent.arena.process import MoveRunner
+from agent.arena.processes.move_folders import MatchFolders
+from agent.arena.processes.runner import MoveRunner
 
 NOBODY = 65534
 NESTED = "python3 -c \"import os\nfor _ in range(3000): os.mkdir('d'); os.chdir('d')\""

@@ -10,10 +10,10 @@ import statistics
 import pytest
 from arena_helpers import random_game_record
 
-from agent.arena.margin import MarginStats
-from agent.arena.paired_stats import paired_stats
-from agent.arena.pairs import Pair, PairCollector, pairs_from_records
-from agent.arena.pentanomial import PentanomialStats, pentanomial_counts
+from agent.arena.stats.margin import MarginStats
+from agent.arena.stats.paired import paired_stats
+from agent.arena.stats.pairs import Pair, PairCollector, pairs_from_records
+from agent.arena.stats.pentanomial import PentanomialStats, pentanomial_counts
 
 
 def game(number, pair, first, winner, score_a, score_b, fault=None) -> dict:

@@ -11,7 +11,7 @@ import statistics
 import pytest
 from arena_helpers import assert_refused, bad_move_file, fruit_rage, random_game_record
 
-from agent.arena.phases import bootstrap_intervals, game_phases, match_phases, phases_table
+from agent.arena.review.phases import bootstrap_intervals, game_phases, match_phases, phases_table
 from agent.rules import parse_move_name, play
 
 

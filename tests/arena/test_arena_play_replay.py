@@ -15,13 +15,13 @@ import pytest
 from arena_helpers import fruit_rage, gone, processes_running, scripted_agent
 from paths import PROJECT_ROOT
 
-from agent.arena.audit import solve_exactly
-from agent.arena.display import render_board, use_colour
-from agent.arena.play_command import best_play_note, play_human_game
 from agent.arena.referee import GameRecord, play_game
-from agent.arena.replay_command import PROMPT, replay
+from agent.arena.review.audit import solve_exactly
+from agent.arena.terminal.boards import render_board, use_colour
 from agent.baselines import greedy_move, minimax3_move, random_move
 from agent.board import Board, Move
+from agent.commands.play import best_play_note, play_human_game
+from agent.commands.replay import PROMPT, replay
 from agent.players import RandomPlayer
 from agent.rules import group_at, groups, is_empty, move_name, negamax_value, play
 
@@ -441,8 +441,8 @@ def test_a_game_abandoned_leaves_no_record_and_a_bad_out_is_refused_before_it(tm
     ],
 )
 def test_the_final_message_says_who_won_why_and_the_score(winner, fault, scores, reason, message):
-    from agent.arena.play_command import final_message
     from agent.arena.referee import GameRecord
+    from agent.commands.play import final_message
 
     record = GameRecord(
         ("you", "greedy"),

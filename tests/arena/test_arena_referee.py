@@ -8,10 +8,12 @@ import random
 import pytest
 from arena_helpers import scripted_agent
 
-from agent.arena.agents import PlayerSpec
-from agent.arena.match import MatchSettings, first_mover, play_match_game
-from agent.arena.process import _last_line
-from agent.arena.referee import FAULT_INVALID, FAULT_TIME, CommandPlayer, Turn, check_output, decide, play_game
+from agent.arena.command_player import CommandPlayer
+from agent.arena.matches.games import MatchSettings, first_mover, play_match_game
+from agent.arena.player_specs import PlayerSpec
+from agent.arena.processes.runner import _last_line
+from agent.arena.referee import FAULT_INVALID, FAULT_TIME, Turn, decide, play_game
+from agent.arena.turns import check_output
 from agent.board import Board
 from agent.rules import parse_move_name, play, random_board
 

@@ -82,7 +82,7 @@ def moves_and_scores(line: str) -> tuple:
 
 
 def test_every_start_of_a_record_line_and_nothing_else_counts_as_cut_short(match_lines):
-    from agent.arena.records import MATCH_FIELDS, OPTIONAL_MATCH_FIELDS, is_record_cut_short
+    from agent.arena.records.reading import MATCH_FIELDS, OPTIONAL_MATCH_FIELDS, is_record_cut_short
 
     fields = MATCH_FIELDS + OPTIONAL_MATCH_FIELDS
     line = match_lines[1].rstrip("\n").encode()
@@ -223,7 +223,7 @@ def test_a_second_command_given_a_results_file_in_use_is_refused_and_leaves_it_a
 
 
 def test_a_record_is_written_by_one_write_of_a_whole_line(tmp_path, monkeypatch):
-    from agent.arena.records_file import RecordsFile
+    from agent.arena.records.results_file import RecordsFile
 
     writes = []
     real_write = os.write

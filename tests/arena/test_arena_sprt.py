@@ -12,10 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from agent.arena.margin import margin_llr
-from agent.arena.pairs import Pair
-from agent.arena.pentanomial import EMPTY_COUNT, PAIR_POINTS, elo_score, logistic_llr
-from agent.arena.sprt import MIN_PAIRS, EloSprt, MarginSprt, SprtResult, llr_bounds
+from agent.arena.stats.margin import margin_llr
+from agent.arena.stats.pairs import Pair
+from agent.arena.stats.pentanomial import EMPTY_COUNT, PAIR_POINTS, elo_score, logistic_llr
+from agent.arena.stats.sprt import MIN_PAIRS, EloSprt, MarginSprt, SprtResult, llr_bounds
 
 SCORES = [points / 2 for points in PAIR_POINTS]
 

@@ -6,7 +6,7 @@ import json
 
 from arena_helpers import fruit_rage
 
-from agent.arena.tournament_command import pairings
+from agent.commands.tournament import pairings
 
 
 def test_pairings():

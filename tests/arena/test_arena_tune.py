@@ -9,8 +9,8 @@ import pytest
 from arena_helpers import fruit_rage
 
 from agent import GreedyPlayer, MatchSettings, RandomPlayer
-from agent.arena.tune import gate
-from agent.arena.tune_command import parse_param
+from agent.arena.matches.tune import gate
+from agent.commands.tune import parse_param
 
 SETTINGS = MatchSettings(games=600, size=4, types=3, time=5, seed=1, paired=True)
 

@@ -16,8 +16,8 @@ import time
 import psutil
 from distributed import LocalCluster
 
-from agent.arena.agents import PlayerSpec
-from agent.arena.match import MatchSettings, run_match
+from agent.arena.matches.match import MatchSettings, run_match
+from agent.arena.player_specs import PlayerSpec
 
 SETTINGS = MatchSettings(games=40, size=8, types=3, time=2, seed=29, paired=True)
 PLAYERS = (PlayerSpec("ours", in_process=True), PlayerSpec("greedy", in_process=True))

@@ -8,9 +8,10 @@ import time
 
 import pytest
 
-from agent import launch, rules
+from agent import rules
 from agent._core import Board
 from agent.gamefile import format_input
+from agent.move import launch
 from agent.rules import random_board
 
 # Every round of both play-and-enumerate benchmarks does the same work: play this many

@@ -6,10 +6,10 @@ spent on start-up at a typical budget."""
 import subprocess
 import time
 
-from agent import launch
 from agent._core import Board, Searcher
-from agent.deepening import search_options
 from agent.gamefile import format_input
+from agent.move import launch
+from agent.move.deepening import search_options
 from agent.rules import random_board
 
 

@@ -8,7 +8,7 @@ import pytest
 from fruit_helpers import random_grid
 
 import agent
-from agent import features, rules, timing
+from agent import rules
 from agent._core import (
     EVAL_ALTERNATING,
     EVAL_GREEDY_PAIR,
@@ -20,11 +20,12 @@ from agent._core import (
     Searcher,
 )
 from agent.baselines import greedy_move
-from agent.calibration import DEFAULT_NODES_PER_SECOND
-from agent.deepening import EVALUATION_KINDS, search_options, think
-from agent.eval_search import core_player
 from agent.evaluations import EVALUATIONS
+from agent.move import timing
+from agent.move.calibration import DEFAULT_NODES_PER_SECOND
+from agent.move.deepening import EVALUATION_KINDS, search_options, think
 from agent.players import SearchPlayer
+from agent.tuning.two_ply import core_player
 
 
 def managed(grid, start, optimum, maximum, instant):
@@ -161,7 +162,7 @@ def test_depth_limited_search_with_an_evaluation_equals_minimax_with_it(eval_kin
 @pytest.mark.parametrize("size, types", [(8, 3), (10, 4), (12, 6), (14, 9)])
 @pytest.mark.parametrize(
     "eval_kind, evaluate",
-    [(EVAL_GREEDY_PAIR, rules.greedy_pair_value), (EVAL_PAIR_EXCHANGE, features.pair_exchange_blend)],
+    [(EVAL_GREEDY_PAIR, rules.greedy_pair_value), (EVAL_PAIR_EXCHANGE, rules.pair_exchange_blend)],
 )
 def test_frontier_evaluation_on_larger_boards_equals_plain_minimax(size, types, eval_kind, evaluate):
     """One ply above the horizon the alpha-beta search lists only the groups that can
@@ -263,10 +264,12 @@ class SearcherOutOfMemoryFrom:
 
 
 def test_no_memory_for_a_deeper_iteration_plays_the_move_found(monkeypatch):
-    import agent.deepening
+    import agent.move.deepening
 
-    real = agent.deepening.new_searcher
-    monkeypatch.setattr(agent.deepening, "new_searcher", lambda *args: SearcherOutOfMemoryFrom(real(*args), depth=3))
+    real = agent.move.deepening.new_searcher
+    monkeypatch.setattr(
+        agent.move.deepening, "new_searcher", lambda *args: SearcherOutOfMemoryFrom(real(*args), depth=3)
+    )
     grid = random_grid(random.Random(4), 12, 4)
     now = time.process_time()
     decision = think(Board(grid), managed(grid, now, now + 5, now + 10, False))

@@ -21,7 +21,9 @@ def test_readme_examples():
     assert attempted > 10 and failed == 0
 
 
-@pytest.mark.parametrize("module", ["agent", "agent.board", "agent.engine", "agent.players", "agent.arena.tune"])
+@pytest.mark.parametrize(
+    "module", ["agent", "agent.board", "agent.engine", "agent.players", "agent.arena.matches.tune"]
+)
 def test_docstring_examples(module):
     failed, attempted = doctest.testmod(importlib.import_module(module), optionflags=FLAGS)
     assert attempted > 0 and failed == 0

@@ -32,9 +32,9 @@ from agent import (
 )
 from agent._core import Board as CoreBoard
 from agent._core import Searcher
-from agent.arena.agents import PlayerSpec
+from agent.arena.player_specs import PlayerSpec
 from agent.arena.referee import FAULT_INVALID, FAULT_TIME
-from agent.deepening import search_options
+from agent.move.deepening import search_options
 
 
 def test_every_public_name_is_exported_and_documented():
@@ -43,7 +43,7 @@ def test_every_public_name_is_exported_and_documented():
         assert value.__doc__, name
     with pytest.raises(AttributeError):
         _ = agent.no_such_name
-    importlib.import_module("agent.deepening")  # a submodule of the move path shadows no public name
+    importlib.import_module("agent.move.deepening")  # a submodule of the move path shadows no public name
     assert agent.search.__module__ == "agent.engine"
 
 
@@ -336,3 +336,14 @@ def test_match_in_process_from_the_command_line(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "A: ours" in done.stdout and "B: minimax3" in done.stdout
     assert len(out.read_text().splitlines()) == 2
+
+
+def test_the_two_ply_factories_answer_to_the_names_0_1_published():
+    from agent.players import player_from_python
+    from agent.tuning.two_ply import TwoPlyPlayer
+
+    for text in ("py:agent.eval_search:greedy_pair_player", "py:agent.tuning.two_ply:greedy_pair_player"):
+        player = player_from_python(text)
+        assert isinstance(player, TwoPlyPlayer)
+        board = Board.random(seed=3, size=6, types=3)
+        assert player.choose(board, 10.0) in board.legal_moves()

@@ -12,8 +12,9 @@ import paths
 import pytest
 from fruit_helpers import fruit_rage
 
-from agent import launch, rules
+from agent import rules
 from agent.gamefile import parse_input, parse_output
+from agent.move import launch
 
 SAMPLES = Path(paths.SAMPLES)
 SAMPLE_DIRS = sorted(p for p in SAMPLES.iterdir() if p.is_dir())
@@ -109,7 +110,7 @@ def test_a_move_imports_only_what_it_uses(tmp_path):
         "argparse",
         "numpy",
         "agent.arena",
-        "agent.cli",
+        "agent.commands.cli",
         "random",
         "math",
         "__future__",
@@ -228,14 +229,14 @@ def test_unwritable_output_is_a_clear_error(tmp_path):
 def test_calibration_file_is_written_and_read(tmp_path):
     done = fruit_rage("calibrate", "--seconds", "0.3", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    from agent.calibration import load
+    from agent.move.calibration import load
 
     calibration = load(str(tmp_path / "calibration.txt"))
     assert calibration.nodes_per_second > 1000 and 0 < calibration.startup < 2
 
 
 def test_a_calibration_saved_by_a_windows_editor_is_read_and_a_folder_is_not(tmp_path):
-    from agent.calibration import DEFAULT_NODES_PER_SECOND, load
+    from agent.move.calibration import DEFAULT_NODES_PER_SECOND, load
 
     path = tmp_path / "calibration.txt"
     path.write_bytes(b"\xef\xbb\xbfnodes_per_second=123456\r\nstartup_seconds=0.02\r\n")
@@ -339,12 +340,14 @@ def test_a_closed_standard_output_is_no_traceback(tmp_path):
 
 
 def test_ctrl_c_during_the_competition_call_is_a_line_and_130(tmp_path, monkeypatch, capsys):
-    from agent import cli, move_command
+    from agent import move_command
+    from agent.commands import cli
+    from agent.move import command
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(move_command, "play_files", interrupted)
+    monkeypatch.setattr(command, "play_files", interrupted)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "argv", ["-c"])
     for call in (lambda: cli.main([]), move_command.main):  # `fruit-rage`; the lean launch
@@ -368,7 +371,7 @@ def test_calibrate_refuses_an_unwritable_output_before_measuring(tmp_path):
 
 
 def subcommands() -> list:
-    from agent.cli import build_parser
+    from agent.commands.cli import build_parser
 
     parser = build_parser()
     return [parser, *next(a for a in parser._actions if a.dest == "command").choices.values()]
@@ -451,7 +454,7 @@ def test_a_source_tree_without_its_compiled_core_says_what_to_do(tmp_path):
 def test_a_lean_move_with_options_reads_them_without_argparse(tmp_path):
     """`move --opponent greedy` is a competition call too: its options cost no argparse
     (~30 ms of the move's clock); what they mean is the same as through the full CLI."""
-    from agent.move_command import move_options
+    from agent.move.command import move_options
 
     assert move_options(["move", "--opponent", "greedy", "--depth=3", "--verbose"]) == {
         "input_path": "input.txt",

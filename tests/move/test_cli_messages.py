@@ -12,7 +12,7 @@ import pytest
 from fruit_helpers import fruit_rage
 from paths import PROJECT_ROOT
 
-from agent import cli
+from agent.commands import cli
 
 BARE = "(bare call)"
 # Arguments each subcommand refuses or fails on once they are parsed, and the message's start.

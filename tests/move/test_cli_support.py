@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from agent import launch
 from agent.cli_support import EXIT_CODES, INTERRUPTED, interrupted, is_regular_file, number, plural, without_bom
+from agent.move import launch
 
 
 def test_plural_counts_in_words():

@@ -11,11 +11,11 @@ import time
 import pytest
 from fruit_helpers import random_grid
 
-from agent import launch
-from agent.arena.agents import PlayerSpec
-from agent.arena.match import MatchSettings, play_match_game
-from agent.arena.referee import check_output
+from agent.arena.matches.games import MatchSettings, play_match_game
+from agent.arena.player_specs import PlayerSpec
+from agent.arena.turns import check_output
 from agent.gamefile import format_input
+from agent.move import launch
 
 FULL_26 = random_grid(random.Random(2026), 26, 9)
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from agent import timing
+from agent.move import timing
 
 REMAINING = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600]
 GROUPS = sorted({1, 2, 3, 5, 10, 36, 82, 150, 300, 544, 676})  # 1x1 up to full 26x26 boards

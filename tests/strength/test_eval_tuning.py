@@ -14,23 +14,7 @@ from arena_helpers import fruit_rage
 from fruit_helpers import random_grid
 
 from agent import Board, GreedyPlayer, Limit, RandomPlayer, play_game, search
-from agent import eval_tuning as tuning
-from agent.eval_search import (
-    TwoPlyPlayer,
-    candidates,
-    fitted_player,
-    greedy_exchange,
-    greedy_exchange_player,
-    greedy_pair,
-    greedy_pair_player,
-)
-from agent.eval_tuning_command import add_arguments, run
-from agent.features import (
-    FEATURE_NAMES,
-    MERGE_FEATURES,
-    feature_vector,
-    greedy_exchange_value,
-)
+from agent.commands.tune_eval import add_arguments, run
 from agent.rules import (
     greedy_pair_value,
     groups,
@@ -38,6 +22,22 @@ from agent.rules import (
     negamax_value,
     play,
     random_board,
+)
+from agent.tuning import fit as tuning
+from agent.tuning.features import (
+    FEATURE_NAMES,
+    MERGE_FEATURES,
+    feature_vector,
+    greedy_exchange_value,
+)
+from agent.tuning.two_ply import (
+    TwoPlyPlayer,
+    candidates,
+    fitted_player,
+    greedy_exchange,
+    greedy_exchange_player,
+    greedy_pair,
+    greedy_pair_player,
 )
 
 

@@ -1,5 +1,5 @@
 """Position features: hand-computed values on small boards, and the core's computation
-(agent.fast_features) held to the plain-Python oracle (agent.features)."""
+(agent.tuning.fast_features) held to the plain-Python oracle (agent.tuning.features)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import random
 import pytest
 from fruit_helpers import random_grid
 
-from agent import Board, fast_features, features
+from agent import Board, rules
 from agent.rules import random_board
+from agent.tuning import fast_features, features
 
 # Five single fruit; taking the 1 lets the top 0 fall onto the 0 below it.
 SINGLES = ("0**", "1**", "020")
@@ -77,15 +78,15 @@ def test_the_greedy_exchange_counts_the_merge_the_first_move_makes():
     # taking the three 0s drops the 1 onto the row of 1s: the opponent takes three
     grid = ("1***", "0***", "0***", "011*")
     assert features.greedy_pair_value(grid) == 3**2 - 2**2
-    assert features.greedy_exchange_value(grid) == 3**2 - 3**2
+    assert rules.greedy_exchange_value(grid) == 3**2 - 3**2
 
 
 def test_the_blend_of_pair_and_exchange_is_whole_and_never_below_zero():
     # greedy pair 5 and greedy exchange 5: (465 * 5 + 325 * 5 + 4222) / 1000 = 8.172
-    assert features.pair_exchange_blend(STACKED) == 8
-    assert features.pair_exchange_blend(STACKED, (1000, 0, 500)) == 6  # 5.5 rounds up
-    assert features.pair_exchange_blend(STACKED, (1000, 1000, -20_000)) == 0
-    assert features.pair_exchange_blend(("**", "**")) == 0
+    assert rules.pair_exchange_blend(STACKED) == 8
+    assert rules.pair_exchange_blend(STACKED, (1000, 0, 500)) == 6  # 5.5 rounds up
+    assert rules.pair_exchange_blend(STACKED, (1000, 1000, -20_000)) == 0
+    assert rules.pair_exchange_blend(("**", "**")) == 0
 
 
 def test_a_large_group_to_take_now():

@@ -11,7 +11,7 @@ from fruit_helpers import random_grid
 from screen_helpers import coloured_cells, colours_are_the_fruit_s, read_board
 from web_helpers import contrast, variables
 
-from agent.arena.display import (
+from agent.arena.terminal.boards import (
     FRUIT_COLOURS,
     TOL_MUTED,
     LineReader,

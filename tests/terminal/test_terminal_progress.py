@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 import re
 
-from agent.arena.match_command import Progress
-from agent.arena.terminal import clock_time, crop
+from agent.arena.terminal.tables import clock_time, crop
+from agent.commands.match import Progress
 
 ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 

@@ -18,7 +18,7 @@ from arena_helpers import fruit_rage
 from paths import PROJECT_ROOT
 from screen_helpers import colours_are_the_fruit_s, plain, read_board
 
-from agent.arena.play_screen import ALTERNATE_SCREEN, HOME_AND_CLEAR, NORMAL_SCREEN
+from agent.arena.terminal.play_screen import ALTERNATE_SCREEN, HOME_AND_CLEAR, NORMAL_SCREEN
 from agent.baselines import greedy_move
 from agent.board import Board
 from agent.rules import move_name, play

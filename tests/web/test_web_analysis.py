@@ -14,8 +14,8 @@ from arena_helpers import fruit_rage
 from starlette.testclient import TestClient
 from web_helpers import alive, children
 
-from agent.arena.analysis import DEFAULT_NODES, search_position
-from agent.arena.records import read_records
+from agent.arena.records.reading import read_records
+from agent.arena.review.analysis import DEFAULT_NODES, search_position
 from agent.board import Board, Move
 from agent.web.app import create_app
 

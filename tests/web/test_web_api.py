@@ -12,9 +12,9 @@ from starlette.testclient import TestClient
 from web_helpers import long_game_record, records_file
 
 from agent import GreedyPlayer, RandomPlayer, play_game
-from agent.arena.phases import match_phases
-from agent.arena.records import MATCH_FIELDS, read_records
+from agent.arena.records.reading import MATCH_FIELDS, read_records
 from agent.arena.referee import CPU_CLOCK, WALL_CLOCK
+from agent.arena.review.phases import match_phases
 from agent.board import Board, Move
 from agent.web.app import MAX_GAMES_PER_CLIENT, UNPLAYED_GRACE, create_app
 from agent.web.bodies import JSON_BODY_LIMIT

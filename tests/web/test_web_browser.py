@@ -25,7 +25,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 from web_helpers import running_server
 
-from agent.arena.records import read_records
+from agent.arena.records.reading import read_records
 from agent.board import Board, Move
 from agent.cli_support import plural
 

@@ -30,8 +30,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from web_helpers import alive, children, running_server
 
-from agent.arena.analysis import analyse_game
-from agent.arena.records import read_records
+from agent.arena.records.reading import read_records
+from agent.arena.review.analysis import analyse_game
 from agent.board import Board, Move
 
 GAME = ["--games", "1", "--time", "10", "--in-process"]

@@ -9,7 +9,7 @@ import operator
 import pytest
 from arena_helpers import random_game_record
 
-from agent.arena.analysis import analyse_game
+from agent.arena.review.analysis import analyse_game
 from agent.web import engine
 from agent.web.jobs import TaskFailed, run_in_own_process
 

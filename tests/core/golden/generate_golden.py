@@ -23,8 +23,8 @@ from fruit_helpers import random_grid  # noqa: E402
 
 from agent import rules  # noqa: E402
 from agent._core import Board, Searcher  # noqa: E402
-from agent.deepening import search_options  # noqa: E402
 from agent.gamefile import format_output, parse_input  # noqa: E402
+from agent.move.deepening import search_options  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PERFT_DEPTH = 3

@@ -1,4 +1,4 @@
-// The analysis of a replayed game (the server's, from agent.arena.analysis): started with a
+// The analysis of a replayed game (the server's, from agent.arena.review.analysis): started with a
 // button, followed with a progress bar until done or cancelled, then a list of the moves
 // with what each gave away against the agent's best and its label, and a line per side.
 // A move picked in the list (or on the chart) is shown on the replay's board: the move

@@ -1,0 +1,444 @@
+"""The games of a match played on a Dask cluster (dask.distributed): `fruit-rage match
+--cluster tcp://HOST:8786`.
+
+The client keeps as many games in flight as the cluster has worker threads, starts one
+more as each finishes, and hands every record on once. Dask plays the games of a worker
+that dies again elsewhere.
+
+On a worker, each game is played in a game process that belongs to that worker thread
+(started on its first game, then reused, one game at a time): an in-process player is
+charged time.process_time(), which is exact only in a process that plays nothing else,
+and a process of its own can be stopped, with the moves it runs, when the match is
+cancelled or the worker dies.
+
+distributed is imported only where the cluster is talked to: a game process imports this
+module too and need not pay for that."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import os
+import pickle
+import queue
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import uuid
+import warnings
+from concurrent.futures import CancelledError
+from dataclasses import dataclass
+from pathlib import Path
+
+CONNECT_TIMEOUT = 5.0  # seconds to reach the scheduler, and for it to have a worker
+STOP_GRACE = 5.0  # seconds a stopped game process has to kill its moves and exit
+
+
+class ClusterError(Exception):
+    """The cluster cannot play the match; the message says why and names the address."""
+
+
+class ClusterUnreachable(ClusterError):
+    """No scheduler answers at the address, or it has no workers."""
+
+
+class ClusterMismatch(ClusterError):
+    """A worker runs other versions of the software than the client."""
+
+
+class ClusterLost(ClusterError):
+    """The cluster failed during the match: its scheduler went away, or a game's workers
+    kept dying."""
+
+
+@dataclass(frozen=True)
+class ClusterInfo:
+    address: str
+    workers: int
+    threads: int  # games played at once
+
+
+def software_versions() -> dict:
+    """What must be the same on the client and on every worker. Python by major.minor:
+    that is what pickled code and data depend on."""
+    import cloudpickle
+    import dask
+    import distributed
+
+    from agent import __version__
+
+    return {
+        "fruit-rage": f"{__version__} (source {source_digest()})",
+        "Python": "{}.{}".format(*sys.version_info[:2]),
+        "dask": dask.__version__,
+        "distributed": distributed.__version__,
+        "cloudpickle": cloudpickle.__version__,
+    }
+
+
+def source_digest() -> str:
+    """A digest of the agent package's Python sources: two installs whose version numbers
+    agree may still hold different code."""
+    root = Path(__file__).resolve().parents[2]  # agent/, from agent/arena/matches/
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def version_differences(here: dict, there: dict) -> list:
+    """'name X there, Y here' for each entry of `here` that `there` does not match."""
+    return [
+        f"{name} {there.get(name, 'missing')} there, {value} here"
+        for name, value in here.items()
+        if there.get(name) != value
+    ]
+
+
+def check_cluster(address: str, timeout: float = CONNECT_TIMEOUT) -> ClusterInfo:
+    """Connect to the scheduler at `address`, wait for a worker and check every worker's
+    versions; ClusterUnreachable or ClusterMismatch saying what is wrong."""
+    _require_distributed()
+    client = connect(address, software_versions(), timeout)
+    try:
+        threads = client.nthreads()
+        return ClusterInfo(address, len(threads), sum(threads.values()))
+    finally:
+        client.close()
+
+
+def _require_distributed() -> None:
+    try:
+        import distributed  # noqa: F401
+    except ImportError as error:
+        raise ClusterError(
+            f"a Dask cluster needs the cluster extra: python3 -m pip install '.[cluster]' "
+            f"({error.name or error} is missing)"
+        ) from None
+
+
+def connect(address: str, versions: dict, timeout: float = CONNECT_TIMEOUT):
+    """A distributed.Client of the scheduler at `address` with at least one worker, every
+    worker checked to run `versions` (the client's software_versions())."""
+    from distributed import Client
+
+    _reach(address, timeout)
+    with warnings.catch_warnings():
+        # dask's own version warning: check_workers below names what differs, and where.
+        warnings.filterwarnings("ignore", message="Mismatched versions")
+        client = Client(address, timeout=timeout, set_as_default=False)
+    try:
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError:
+            raise ClusterUnreachable(
+                f"the Dask scheduler at {address} has no workers (waited {timeout:g} s): "
+                f"start some with `dask worker {address}`"
+            ) from None
+        check_workers(client, address, versions)
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+def _reach(address: str, timeout: float) -> None:
+    """ClusterUnreachable unless a scheduler answers at `address`. Tried before a Client
+    is made: a Client that fails to connect spends seconds more closing itself when it is
+    collected, and prints a traceback."""
+    import asyncio
+
+    from distributed.comm import connect as open_comm
+
+    async def knock():
+        comm = await open_comm(address, timeout=timeout)
+        await comm.close()
+
+    try:
+        asyncio.run(knock())
+    except ValueError as error:
+        raise ClusterUnreachable(f"{address!r} is not a Dask scheduler address: {error}") from None
+    except OSError as error:
+        why = str(error)
+        if why.startswith("Timed out"):
+            why = "is `dask scheduler` running there, with its port open to this machine?"
+        raise ClusterUnreachable(f"no Dask scheduler answers at {address} within {timeout:g} s: {why}") from None
+
+
+def check_workers(client, address: str, here: dict) -> None:
+    """ClusterMismatch when a worker cannot run this project or runs versions other than
+    `here`."""
+    for worker, there in sorted(client.run(software_versions, on_error="return").items()):
+        if isinstance(there, BaseException):
+            raise ClusterMismatch(
+                f"worker {worker} of {address} cannot run this project "
+                f"({type(there).__name__}: {there}): install fruit-rage there, "
+                f"the same version as here, with python3 -m pip install '.[cluster]'"
+            )
+        differences = version_differences(here, there)
+        if differences:
+            raise _mismatch(f"{worker} of {address}", differences)
+
+
+def _mismatch(worker: str, differences: list) -> ClusterMismatch:
+    return ClusterMismatch(
+        f"worker {worker} runs other versions than the client: {'; '.join(differences)}. "
+        f"Every worker needs the same fruit-rage, Python, dask and distributed"
+    )
+
+
+def run_on_cluster(address, settings, factories, grace, numbers, finished, *, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Play the games `numbers` of a match (see agent.arena.matches.match.run_match) on the
+    cluster at `address`, handing each GameRecord to `finished` in this thread; stop,
+    cancelling the games in flight, when it returns False. Fails before any game with
+    ClusterUnreachable or ClusterMismatch; Ctrl-C cancels the games and re-raises."""
+    _require_distributed()
+    from distributed import as_completed
+
+    versions = software_versions()
+    client = connect(address, versions, timeout)
+    match = uuid.uuid4().hex
+    in_flight = {}  # future -> game number
+    results = as_completed(loop=client.loop)
+
+    def start_games():
+        room = max(1, sum(client.nthreads().values())) - len(in_flight)
+        for _ in range(room):
+            game = next(numbers, None)
+            if game is None:
+                return
+            future = client.submit(
+                play_on_worker,
+                match,
+                versions,
+                settings,
+                game,
+                factories,
+                grace,
+                key=f"fruit-rage-game-{game}-{match}",
+                pure=False,
+            )
+            in_flight[future] = game
+            results.add(future)
+
+    completed = False
+    try:
+        start_games()
+        for future in results:
+            game = in_flight.pop(future, None)
+            if game is None:  # never twice: a future leaves in_flight with its record
+                continue
+            if not finished(_record(future, game, address)):
+                return
+            start_games()
+        completed = True
+    finally:
+        try:
+            if not completed:
+                _cancel(client, match, list(in_flight))
+        finally:
+            client.close()
+
+
+def _record(future, game: int, address: str):
+    """The finished game's record; the game's own error as it was raised, the cluster's
+    as a ClusterLost."""
+    from distributed import KilledWorker
+
+    try:
+        return future.result()
+    except KilledWorker:
+        raise ClusterLost(
+            f"game {game}: every worker that played it died, and Dask gave up on it "
+            f"(distributed.scheduler.allowed-failures)"
+        ) from None
+    except CancelledError as error:  # not by this client, which stops waiting before it cancels
+        raise ClusterLost(
+            f"game {game} was lost with the Dask scheduler at {address} ({getattr(error, 'reason', 'cancelled')})"
+        ) from None
+
+
+def _cancel(client, match: str, futures: list) -> None:
+    """Stop the match's games running on the workers (Dask cannot stop a running task)
+    and refuse those still to start there, then cancel the futures. Each step is tried
+    even when the other fails: a cluster already gone has nothing left to stop."""
+    with contextlib.suppress(Exception):
+        client.run(stop_match_games, match, on_error="ignore")
+    with contextlib.suppress(Exception):
+        client.cancel(futures)
+
+
+# The worker's side. Module state of each worker process.
+_lock = threading.Lock()
+_playing = {}  # match id -> the GameProcesses playing one of its games now
+_stopped = set()  # ids of matches stopped: their games still queued here must not start
+_thread_state = threading.local()  # .process: this worker thread's GameProcess
+
+
+@functools.lru_cache(maxsize=1)  # the code this worker loaded does not change
+def _worker_versions() -> dict:
+    return software_versions()
+
+
+def _worker_address() -> str:
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):  # not in a worker: a test calls the task directly
+        return f"process {os.getpid()}"
+
+
+class GameStopped(ClusterError):
+    """A game that will not be finished: its match was stopped, or its game process died."""
+
+
+def play_on_worker(match: str, versions: dict, settings, game: int, factories: tuple, grace: float):
+    """A cluster task: game `game` of match `match`, in this worker thread's game process,
+    on a worker that runs the client's `versions` (one that joined after the match began
+    was not checked by the client)."""
+    differences = version_differences(versions, _worker_versions())
+    if differences:
+        raise _mismatch(_worker_address(), differences)
+    process = getattr(_thread_state, "process", None)
+    if process is None or not process.usable:
+        process = _thread_state.process = GameProcess()
+    with _lock:
+        if match in _stopped:
+            raise GameStopped(f"game {game}: its match was stopped")
+        _playing.setdefault(match, set()).add(process)
+    try:
+        return process.play(settings, game, factories, grace)
+    finally:
+        with _lock:
+            playing = _playing.get(match, set())
+            playing.discard(process)
+            if not playing:
+                _playing.pop(match, None)
+
+
+def stop_match_games(match: str) -> None:
+    """Run by the client on every worker when it stops match `match`: the games of it
+    running here are stopped at once, and those still to come refused."""
+    with _lock:
+        _stopped.add(match)
+        processes = _playing.pop(match, set())
+    for process in processes:
+        process.stop()
+
+
+class GameProcess:
+    """A child process that plays the games sent to it one at a time (see serve_games).
+    Closing its stdin stops it; it also sees that when this process dies."""
+
+    def __init__(self):
+        # A session of its own: a Ctrl-C at the worker's terminal stops the worker, and
+        # the worker's end (its stdin closing) then stops this process.
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from agent.arena.matches.cluster import serve_games; serve_games()"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+        )
+        self.stopping = False
+
+    @property
+    def usable(self) -> bool:
+        return not self.stopping and self.process.poll() is None
+
+    def play(self, settings, game: int, factories: tuple, grace: float):
+        import cloudpickle  # factories dask shipped by value (lambdas) must travel on
+
+        try:
+            _send(self.process.stdin, cloudpickle.dumps((settings, game, factories, grace)))
+            answer = _receive(self.process.stdout)
+        except (OSError, ValueError):  # its pipes closed by stop()
+            answer = None
+        if answer is None:
+            code = self.process.wait()
+            raise GameStopped(f"game {game}: its game process ended (exit code {code})")
+        played, value = pickle.loads(answer)
+        if not played:
+            raise value
+        return value
+
+    def stop(self) -> None:
+        """Close its stdin, and kill it if it has not exited STOP_GRACE seconds later."""
+        self.stopping = True
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()
+        killer = threading.Timer(STOP_GRACE, self._kill)
+        killer.daemon = True
+        killer.start()
+
+    def _kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+
+
+def serve_games() -> None:
+    """A game process's main: play each game read from stdin and write its record (or the
+    error it raised) to stdout. When stdin closes (the match was stopped, or the worker
+    died), the game running is interrupted, which kills the move it runs, and the process
+    exits."""
+    from agent.arena.matches.games import play_match_game
+
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # what players print goes to the worker's log, not among the answers
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # a worker may ignore SIGINT
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    jobs = queue.Queue()
+    threading.Thread(target=_read_jobs, args=(sys.stdin.buffer, jobs), daemon=True).start()
+    try:
+        while True:
+            settings, game, factories, grace = pickle.loads(jobs.get())
+            try:
+                answer = (True, play_match_game(settings, game, factories, grace))
+            except Exception as error:
+                answer = (False, error)
+            _send(answers, _pickled_answer(answer))
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+
+
+def _read_jobs(stream, jobs: queue.Queue) -> None:
+    """Queue each job that arrives; at the end of the stream interrupt the main thread."""
+    while (job := _receive(stream)) is not None:
+        jobs.put(job)
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def _pickled_answer(answer: tuple) -> bytes:
+    try:
+        return pickle.dumps(answer)
+    except Exception:  # an error that cannot be pickled travels as its text
+        error = answer[1]
+        return pickle.dumps((False, RuntimeError(f"{type(error).__name__}: {error}")))
+
+
+_LENGTH = struct.Struct(">Q")
+
+
+def _send(stream, data: bytes) -> None:
+    stream.write(_LENGTH.pack(len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream):
+    """The next message, or None at the end of the stream."""
+    header = _read_exactly(stream, _LENGTH.size)
+    return None if header is None else _read_exactly(stream, _LENGTH.unpack(header)[0])
+
+
+def _read_exactly(stream, size: int):
+    data = b""
+    while len(data) < size:
+        chunk = stream.read(size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data

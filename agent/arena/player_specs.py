@@ -1,0 +1,49 @@
+"""Players as the command line names them: a built-in name, `py:package.module:factory`,
+or a shell command in the competition protocol, each a picklable factory of fresh players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agent.arena.agents import BUILT_IN_NAMES
+from agent.arena.command_player import CommandPlayer
+
+IN_PROCESS_NAMES = BUILT_IN_NAMES  # the built-ins that can also play in-process
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player as named on the command line, and a picklable factory of fresh ones: a
+    built-in name (ours, greedy, random, minimax3), `py:package.module:factory`, or a
+    shell command in the input.txt/output.txt protocol. Built-ins are programs run per
+    move, as in a competition, unless `in_process`."""
+
+    text: str
+    in_process: bool = False
+    grace: float = 10.0
+    params: tuple = ()  # (name, value) pairs for a Python player's factory or a built-in
+    isolate: bool = False  # run each side's programs as a user of its own (root only)
+
+    @property
+    def charges_itself(self) -> bool:
+        return not (self.text.startswith("py:") or (self.in_process and self.text in IN_PROCESS_NAMES))
+
+    def check(self) -> None:
+        """ValueError saying why no player can be made, before the first game."""
+        self()
+
+    def __call__(self):
+        if self.text.startswith("py:"):
+            from agent.players import player_from_python
+
+            return player_from_python(self.text, **dict(self.params))
+        if self.in_process and self.text in IN_PROCESS_NAMES:
+            from agent.players import player_from_name
+
+            player = player_from_name(self.text, **dict(self.params))
+            if not self.params:
+                player.name = self.text
+            return player
+        if self.params:
+            raise ValueError(f"{self.text}: parameters go to Python players and in-process built-ins only")
+        return CommandPlayer(self.text, grace=self.grace, isolate=self.isolate)

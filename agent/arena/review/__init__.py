@@ -1,0 +1,1 @@
+"""Reading recorded games after the fact: move-by-move analysis, the endgame audit, margin by phase."""

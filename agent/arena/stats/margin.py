@@ -1,0 +1,72 @@
+"""The pair margin: A's fruit score minus B's, summed over both games of a pair. Most
+pairs split one game each, so their game points say little; the margin still says by
+how much A outscored B on the board.
+
+Here: the mean margin with a 95% interval, the pairs won, even and lost on it, and the
+log-likelihood ratio of the sequential test on the mean (agent.arena.stats.sprt), under a
+normal model whose variance is estimated from the margins themselves."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+Z_95 = NormalDist().inv_cdf(0.975)
+
+
+@dataclass(frozen=True)
+class MarginStats:
+    pairs: int
+    mean: float  # A's points minus B's, over a pair
+    error: float  # half-width of the 95% interval (normal); infinite below 2 pairs
+    won: int  # pairs where A scored more over both games
+    even: int
+    lost: int
+
+    @classmethod
+    def from_margins(cls, margins: Sequence[int]) -> MarginStats:
+        """The statistics of the pair margins; ValueError when there is none."""
+        values = np.asarray(margins, dtype=float)
+        if values.size == 0:
+            raise ValueError("margin statistics need at least one pair")
+        error = Z_95 * float(values.std(ddof=1)) / math.sqrt(values.size) if values.size > 1 else math.inf
+        return cls(
+            pairs=int(values.size),
+            mean=float(values.mean()),
+            error=error,
+            won=int((values > 0).sum()),
+            even=int((values == 0).sum()),
+            lost=int((values < 0).sum()),
+        )
+
+    def lines(self) -> list:
+        return [
+            (f"Pair margin (A minus B, both games): {self.mean:+.1f} +/- {self.error:.1f} points (95%)"),
+            f"Pairs won on total score: A {self.won}, B {self.lost}, even {self.even}",
+        ]
+
+
+def margin_llr(pairs, total, total_of_squares, margin0: float, margin1: float) -> np.ndarray:
+    """The generalized log-likelihood ratio of "mean margin = margin1" against "=
+    margin0", from the number of pairs, the sum of their margins and the sum of their
+    squares (scalars, or arrays of one shape: many matches at once).
+
+    Margins are modelled as normal with an unknown variance. For a fixed mean m the most
+    likely variance is the mean squared distance from m, v(m), and the likelihood then
+    is proportional to v(m) ** (-n/2); so LLR = n/2 log(v(margin0) / v(margin1)). Margins
+    that all equal one hypothesis's mean make it infinitely more likely: +-inf."""
+    pairs = np.asarray(pairs, dtype=float)
+    total = np.asarray(total, dtype=float)
+    total_of_squares = np.asarray(total_of_squares, dtype=float)
+
+    def spread(mean: float) -> np.ndarray:
+        # n v(mean); never below 0 by cancellation
+        return np.maximum(total_of_squares - 2 * mean * total + pairs * mean * mean, 0.0)
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        llr = pairs / 2 * np.log(spread(margin0) / spread(margin1))
+    return np.where(pairs > 0, llr, 0.0)

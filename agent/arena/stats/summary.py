@@ -1,0 +1,184 @@
+"""Match statistics: score rate with a 95% Wilson interval, the Elo difference it implies,
+a per-agent summary table of the recorded games, results by colour, and paired boards."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from agent.arena.records.reading import starting_clocks
+from agent.cli_support import plural, printable
+
+Z_95 = 1.959964
+ELO_SHOWN_LIMIT = 800  # beyond this the interval says only "more than"
+
+
+def wilson_interval(score: float, games: int, z: float = Z_95) -> tuple:
+    """95% interval of the true score rate, given `score` points (draw = 1/2) in `games`."""
+    if games == 0:
+        return 0.0, 1.0
+    rate = score / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    spread = z / (1 + z * z / games) * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    # all wins (or all losses) leave that end exactly at 1 (or 0), not a rounding below it
+    low = 0.0 if rate == 0 else max(0.0, centre - spread)
+    high = 1.0 if rate == 1 else min(1.0, centre + spread)
+    return low, high
+
+
+def elo_difference(rate: float) -> float:
+    """The Elo difference that makes `rate` the expected score; +-inf at 1 and 0."""
+    if rate >= 1:
+        return math.inf
+    if rate <= 0:
+        return -math.inf
+    return -400 * math.log10(1 / rate - 1)
+
+
+def format_elo(value: float) -> str:
+    if value > ELO_SHOWN_LIMIT:
+        return f">+{ELO_SHOWN_LIMIT}"
+    if value < -ELO_SHOWN_LIMIT:
+        return f"<-{ELO_SHOWN_LIMIT}"
+    return f"{round(value):+d}"  # an int: no "-0"
+
+
+@dataclass(frozen=True)
+class AgentSummary:
+    label: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    mean_margin: float  # own score minus the opponent's, per game
+    time_losses: int
+    invalid_moves: int  # games lost on a missing, garbled or illegal answer
+    moves: int
+    mean_cpu: float  # per move
+    max_cpu: float
+
+    @property
+    def score_rate(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple:
+        return wilson_interval(self.wins + self.draws / 2, self.games)
+
+
+def summarise(records, side: str) -> AgentSummary:
+    other = "B" if side == "A" else "A"
+    cpu = [move["cpu"] for record in records for move in record["moves"] if move["player"] == side]
+    lost = [record for record in records if record["winner"] == other]
+    return AgentSummary(
+        label=_label(records, side),
+        games=len(records),
+        wins=sum(record["winner"] == side for record in records),
+        losses=len(lost),
+        draws=sum(record["winner"] is None for record in records),
+        mean_margin=(sum(r["scores"][side] - r["scores"][other] for r in records) / len(records) if records else 0.0),
+        time_losses=sum(record["fault"] == "time" for record in lost),
+        invalid_moves=sum(record["fault"] == "invalid" for record in lost),
+        moves=len(cpu),
+        mean_cpu=sum(cpu) / len(cpu) if cpu else 0.0,
+        max_cpu=max(cpu, default=0.0),
+    )
+
+
+def _label(records, side: str) -> str:
+    """The agent as typed, with its clock in a time-odds match."""
+    if not records:
+        return side
+    label = printable(records[0]["agents"][side])
+    if "time_b" in records[0]:
+        label += f" ({starting_clocks(records[0])[side]:g} s)"
+    return label
+
+
+ROW_NAMES = ("W-L-D", "score [95%]", "Elo [95%]", "mean margin", "lost on time", "invalid answers", "CPU a move")
+
+
+def report_table(records, width: int = 80) -> str:
+    """The per-agent table, laid out in `width` columns: a column for A and one for B, a
+    row for each figure."""
+    from agent.arena.terminal.tables import new_table, render
+
+    table = new_table("", *(f"{side}: {summarise(records, side).label}" for side in ("A", "B")))
+    for name, *cells in zip(ROW_NAMES, *(_column(summarise(records, side)) for side in ("A", "B"))):
+        table.add_row(name, *cells)
+    return render(table, width)
+
+
+def _column(s: AgentSummary) -> tuple:
+    low, high = s.interval
+    return (
+        f"{s.wins}-{s.losses}-{s.draws}",
+        f"{s.score_rate:.0%} [{low:.0%}, {high:.0%}]",
+        (
+            f"{format_elo(elo_difference(s.score_rate))} "
+            f"[{format_elo(elo_difference(low))}, {format_elo(elo_difference(high))}]"
+        ),
+        f"{s.mean_margin:+.1f}",
+        str(s.time_losses),
+        str(s.invalid_moves),
+        f"{s.mean_cpu:.3f} s (max {s.max_cpu:.3f} s)",
+    )
+
+
+FAULT_WORDS = {"time": "on time", "invalid": "on invalid answers"}
+
+
+def forfeit_lines(records, width: int = 80) -> list:
+    """Why games were forfeited, a paragraph per side and kind of fault, wrapped to
+    `width`: `B lost 3 games on invalid answers (2, 5, 9): garbled output.txt: ...`, the
+    reason the first of them gave, whole (an agent's error cut short may say nothing)."""
+    import textwrap
+
+    lost = {}
+    for record in sorted(records, key=lambda record: record["game"]):
+        if record.get("fault") and record["winner"] is not None:
+            loser = "B" if record["winner"] == "A" else "A"
+            lost.setdefault((loser, record["fault"]), []).append(record)
+    lines = []
+    for (side, fault), games in sorted(lost.items()):
+        numbers = ", ".join(str(record["game"]) for record in games[:3]) + (", ..." if len(games) > 3 else "")
+        kind = FAULT_WORDS.get(fault, f"on {fault}")
+        reason = printable(games[0]["reason"] or games[0]["moves"][-1].get("reason", ""))
+        paragraph = f"{side} lost {plural(len(games), 'game')} {kind} ({numbers})" + (f": {reason}" if reason else "")
+        lines += textwrap.wrap(paragraph, width, subsequent_indent="  ", break_on_hyphens=False)
+    return lines
+
+
+def _record_line(records, side: str) -> str:
+    """`W-L-D` of `side` over `records`."""
+    wins = sum(r["winner"] == side for r in records)
+    draws = sum(r["winner"] is None for r in records)
+    return f"{wins}-{len(records) - wins - draws}-{draws}"
+
+
+def colour_lines(records) -> list:
+    """Each agent's W-L-D moving first and moving second: the first mover's edge is large
+    in Fruit Rage, so an overall rate hides how an agent does on the harder side."""
+    lines = []
+    for label, moved_first in (("moving first ", True), ("moving second", False)):
+        parts = [
+            f"{side} {_record_line([r for r in records if (r['first'] == side) == moved_first], side)}"
+            for side in ("A", "B")
+        ]
+        lines.append(f"{label} (W-L-D): " + ", ".join(parts))
+    return lines
+
+
+def pair_line(records) -> str:
+    """Paired boards (each board played twice, each agent moving first once): who scored
+    more over both games of a pair, which cancels the board's and the first move's luck.
+    Pairs with a game missing (an interrupted match) are left out."""
+    pairs = {}
+    for record in records:
+        pairs.setdefault(record["pair"], []).append(record)
+    won = {"A": 0, "B": 0, None: 0}
+    for games in pairs.values():
+        if len(games) == 2:
+            total = sum(r["scores"]["A"] - r["scores"]["B"] for r in games)
+            won["A" if total > 0 else "B" if total < 0 else None] += 1
+    return f"pairs won on total score over both games: A {won['A']}, B {won['B']}, even {won[None]}"

@@ -1,0 +1,129 @@
+"""`fruit-rage analyse GAMES.jsonl [--game N] [--nodes K] [--json]`: every move of recorded
+games against the best move the agent finds (agent/arena/review/analysis.py), a labelled line
+per move and a summary per side, or with --json one JSON object per game."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from agent.arena.records.reading import read_records, shown_agents
+from agent.arena.review.analysis import DEFAULT_NODES, THRESHOLDS_TEXT, analyse_game
+from agent.cli_support import interrupted, plural, printable
+
+PROGRAM = "fruit-rage analyse"
+DESCRIPTION = (
+    "For games recorded by `match --out` (or saved from the browser page): for every move, "
+    "the best move the agent finds in its position and that position's value, the value of "
+    "the move played and the points it gave away against the best, with a label; then per "
+    "side the points given away and an accuracy figure. Every position is searched with the "
+    "same node budget, so the figures are the same on any machine; the positions near the "
+    "end are solved exactly (marked *). In the labels, " + THRESHOLDS_TEXT + "."
+)
+HEADER = " move  side  played  points  best  best value  played value  lost  label"
+
+
+def add_arguments(parser) -> None:
+    from agent.cli_support import number
+
+    parser.add_argument("results", metavar="GAMES.jsonl", help="a results .jsonl file written by match --out")
+    parser.add_argument("--game", type=number(int, 1), default=None, help="only this game, >= 1 (default: all)")
+    parser.add_argument(
+        "--nodes",
+        type=number(int, 1000, 10**9),
+        default=DEFAULT_NODES,
+        help=f"nodes a position's search may visit, 1000..1e9 (default: {DEFAULT_NODES}); "
+        "more is slower and sees further",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object per game instead of the table")
+
+
+def run(args) -> int:
+    try:
+        records = read_records(args.results, args.game, PROGRAM)  # checked: every move replays
+    except ValueError as error:
+        print(f"{PROGRAM}: {error}", file=sys.stderr)
+        return 2
+    if not records:
+        print(f"{PROGRAM}: {args.results} holds no games", file=sys.stderr)
+        return 2
+    progress = Progress(sys.stderr)
+    try:
+        for record in records:
+            analysis = analyse_game(record, args.nodes, progress.reporter(record["game"]))
+            progress.clear()
+            if args.json:
+                print(json.dumps(analysis.to_dict()), flush=True)
+            else:
+                print(report(analysis, record), flush=True)
+    except KeyboardInterrupt:
+        return interrupted(PROGRAM, mid_line=progress.shown)
+    except MemoryError as error:  # no room for a search's table or move lists
+        progress.clear()
+        print(f"{PROGRAM}: out of memory ({error})", file=sys.stderr)
+        return 1
+    return 0
+
+
+class Progress:
+    """`analysing game 3: 120 of 397 positions` on one line of a terminal's stderr; nothing
+    where stderr is a file or a pipe."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.enabled = stream.isatty()
+        self.shown = False
+
+    def reporter(self, game: int):
+        if not self.enabled:
+            return None
+
+        def show(done: int, total: int) -> None:
+            self.stream.write(f"\ranalysing game {game}: {done} of {plural(total, 'position')}")
+            self.stream.flush()
+            self.shown = True
+
+        return show
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
+def report(analysis, record: dict) -> str:
+    agents = shown_agents(analysis.agents)
+    scores = analysis.scores
+    lines = [
+        f"game {analysis.game}: A {agents['A']}, B {agents['B']}; {analysis.size}x{analysis.size}, "
+        f"{plural(analysis.types, 'type')}; final A {scores['A']} - B {scores['B']}"
+        + (f" ({printable(record['reason'])})" if record.get("fault") else ""),
+        f"each position searched with {analysis.nodes} nodes; * exact (solved to the end)",
+        HEADER,
+    ]
+    lines += [move_line(move) for move in analysis.moves]
+    for side in "AB":
+        lines.append(side_line(side, agents[side], analysis.sides[side], analysis.hints.get(side, 0)))
+    return "\n".join(lines)
+
+
+def move_line(move) -> str:
+    mark = "*" if move.exact else " "
+    return (
+        f"{move.number:5d}  {move.side:<4}  {move.move:<6}  {move.points:6d}  {move.best_move:<4}  "
+        f"{move.best_value:+9d}{mark}  {move.played_value:+11d}{mark}  {move.points_lost:4d}  {move.label}"
+    )
+
+
+def side_line(side: str, agent: str, summary, hints: int) -> str:
+    accuracy = "no accuracy" if summary.accuracy is None else f"accuracy {summary.accuracy:.1f}%"
+    counted = [plural(count, name, _PLURALS.get(name, "")) for name, count in summary.labels.items() if count]
+    took = f", {plural(hints, 'hint')} taken" if hints else ""
+    return (
+        f"{side} {agent}: {plural(summary.moves, 'move')}, {plural(summary.points_lost, 'point')} given away, "
+        f"{accuracy} ({', '.join(counted) or 'no moves'}){took}"
+    )
+
+
+_PLURALS = {"best": "best", "good": "good", "inaccuracy": "inaccuracies"}

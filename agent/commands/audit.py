@@ -1,0 +1,98 @@
+"""`fruit-rage audit RESULTS [--game K] [--seconds S]`: the endgame audit (agent/arena/review/audit.py)
+of games recorded by `match --out`, one report per game as it is done, then a summary."""
+
+from __future__ import annotations
+
+import sys
+
+from agent.arena.records.reading import read_records, shown_agents
+from agent.arena.review.audit import audit_game
+from agent.cli_support import plural, printable
+
+
+def run(args) -> int:
+    try:
+        records = read_records(args.results, args.game, "fruit-rage audit")  # checked: every move replays
+    except ValueError as error:
+        print(f"fruit-rage audit: {error}", file=sys.stderr)
+        return 2
+    if not records:
+        print(f"fruit-rage audit: {args.results} holds no games", file=sys.stderr)
+        return 2
+    print(f"Solving each position exactly with up to {args.seconds:g} s of CPU, from the end back.", flush=True)
+    audits = []
+    for record in sorted(records, key=lambda record: record["game"]):
+        audit = audit_game(record, args.seconds)
+        audits.append((record, audit))
+        print(game_report(record, audit), flush=True)
+    if len(audits) > 1:
+        print(summary(audits))
+    return 0
+
+
+def game_report(record: dict, audit) -> str:
+    agents, scores = shown_agents(record["agents"]), record["scores"]
+    lines = [
+        f"game {record['game']}: A {agents['A']}, B {agents['B']}; "
+        f"final A {scores['A']} - B {scores['B']}"
+        + (f" ({printable(record['reason'])})" if record.get("fault") else "")
+    ]
+    if audit.moves == 0:
+        lines.append("  no moves to audit: the first move lost the game")
+        return "\n".join(lines)
+    if audit.solved_from is None or audit.solved_from == audit.moves:
+        lines.append("  no move's position could be solved within the time")
+        return "\n".join(lines)
+    then = audit.score_then
+    lines.append(
+        f"  solved exactly from move {audit.solved_from + 1} of {audit.moves} "
+        f"({audit.fruit_left} fruit left), score then A {then['A']} - B {then['B']}"
+    )
+    played = "" if record.get("fault") else f" (as played: A {scores['A'] - scores['B']:+d})"
+    lines.append(f"  best play from there ends A {audit.best_play_margin:+d}{played}")
+    for side in "AB":
+        lines.append(
+            f"  {side} {agents[side]}: {plural(audit.moves_audited[side], 'move')}, "
+            f"{plural(audit.given_away[side], 'point')} given away"
+        )
+    for slip in audit.slips:
+        lines.append(
+            f"    move {slip.number}, {slip.side} {slip.move}: {plural(slip.points, 'point')}, "
+            f"{slip.given_away} short of the best ({slip.best})"
+        )
+    return "\n".join(lines)
+
+
+def summary(audits) -> str:
+    """Per agent: moves audited, points given away, in how many games; then the games
+    whose result the solved end changed (best play from its start had another winner)."""
+    totals = {}
+    changed = []
+    for record, audit in audits:
+        if audit.solved_from is None:
+            continue
+        for side in "AB":
+            # a set: an agent playing itself gives points away in a game once, not per side
+            moves, points, games = totals.get(record["agents"][side], (0, 0, set()))
+            given = audit.given_away[side]
+            totals[record["agents"][side]] = (
+                moves + audit.moves_audited[side],
+                points + given,
+                games | ({record["game"]} if given else set()),
+            )
+        played = record["scores"]["A"] - record["scores"]["B"]
+        if not record.get("fault") and _sign(played) != _sign(audit.best_play_margin):
+            changed.append(str(record["game"]))
+    lines = [f"Over {len(audits)} games, in the solved ends:"]
+    for agent, (moves, points, games) in totals.items():
+        lines.append(
+            f"  {printable(agent)}: {plural(moves, 'move')}, {plural(points, 'point')} given away, "
+            f"in {plural(len(games), 'game')}"
+        )
+    games = f"game {changed[0]}" if len(changed) == 1 else f"games {', '.join(changed)}"
+    lines.append("  games whose result the solved end changed: " + (f"{len(changed)} ({games})" if changed else "none"))
+    return "\n".join(lines)
+
+
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)

@@ -1,0 +1,106 @@
+"""`fruit-rage tune CANDIDATE BASE`: gate a candidate against a base with the margin SPRT
+(agent.arena.matches.tune.gate) and write the verdict."""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import sys
+import textwrap
+
+from agent.arena.matches.match import MatchSettings
+from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs
+from agent.arena.matches.tune import gate
+from agent.arena.processes.runner import SetupFailed
+from agent.arena.processes.stop_signals import stop_signals_interrupt
+from agent.arena.terminal.tables import terminal_width
+from agent.cli_support import interrupted, plural, printable
+
+
+def parse_param(text: str) -> tuple:
+    """`depth=3` -> ("depth", 3): a Python literal where it is one, else the text."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.isidentifier():
+        raise ValueError(f"--param {text!r}: expected NAME=VALUE, like depth=3")
+    try:
+        return name, ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        return name, value
+
+
+def run(args) -> int:
+    if args.games % 2:
+        print(f"fruit-rage tune: the boards are paired, so --games must be even (got {args.games})", file=sys.stderr)
+        return 2
+    try:
+        params = tuple(parse_param(text) for text in args.param)
+        (candidate, base), positions = prepare(args, (args.candidate, args.base), params)
+    except ValueError as error:
+        print(f"fruit-rage tune: {error}", file=sys.stderr)
+        return 2
+    except Refused as refusal:
+        print(f"fruit-rage tune: {refusal}", file=sys.stderr)
+        return refusal.code
+    warn_of_jobs(args, "tune")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    settings = MatchSettings(args.games, args.size, args.types, args.time, seed, paired=True, positions=positions)
+    margin0, margin1 = args.sprt_margin
+    print(
+        f"tune {printable(args.candidate)}{' ' + printable(' '.join(args.param)) if args.param else ''} "
+        f"against {printable(args.base)}: "
+        f"H0 margin <= {margin0:g}, H1 >= {margin1:g}, at most {args.games // 2} pairs, seed {seed}",
+        flush=True,
+    )
+
+    at_terminal = sys.stderr is not None and sys.stderr.isatty()
+
+    def progress(result) -> None:
+        if sys.stderr is None:
+            return
+        if at_terminal:
+            print(f"\r[{result.pairs} pairs] {result.describe()}", end="", file=sys.stderr, flush=True)
+        elif result.pairs % 10 == 0 or result.verdict is not None:  # a log: a line now and then
+            print(f"[{result.pairs} pairs] {result.describe()}", file=sys.stderr, flush=True)
+
+    try:
+        with stop_signals_interrupt():
+            verdict = gate(
+                candidate,
+                base,
+                settings,
+                margin0=margin0,
+                margin1=margin1,
+                alpha=args.alpha,
+                beta=args.beta,
+                jobs=args.jobs,
+                cluster=args.cluster,
+                on_pair=progress,
+            )
+    except KeyboardInterrupt:
+        return interrupted("fruit-rage tune", mid_line=True)
+    except SetupFailed as error:
+        print(f"\nfruit-rage tune: {error}; stopped", file=sys.stderr)
+        return 1
+    if at_terminal:
+        print(file=sys.stderr)
+    print("\n".join(verdict.stats.lines()))
+    if verdict.sprt is not None:
+        print(f"SPRT (pair margin) after {plural(verdict.sprt.pairs, 'pair')}: {verdict.sprt.describe(ended=True)}")
+    print(textwrap.fill(f"verdict: {verdict.conclusion()}", terminal_width(sys.stdout), break_on_hyphens=False))
+    if args.verdict:
+        record = {
+            "candidate": args.candidate,
+            "params": dict(params),
+            "base": args.base,
+            "seed": seed,
+            **verdict.to_json(),
+        }
+        try:
+            with open(args.verdict, "w", encoding="utf-8") as handle:
+                json.dump(record, handle, indent=2)
+                handle.write("\n")
+        except OSError as error:
+            print(f"fruit-rage tune: cannot write --verdict {args.verdict}: {error.strerror}", file=sys.stderr)
+            return 1
+    return 0
