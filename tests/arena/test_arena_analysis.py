@@ -11,6 +11,7 @@ import pytest
 from arena_helpers import random_game_record
 from paths import PROJECT_ROOT
 
+from agent import rules
 from agent.arena.records.reading import check_record, read_records
 from agent.arena.review import analysis
 from agent.arena.review.analysis import AnalysisCancelled, analyse_game, label
@@ -71,6 +72,30 @@ def test_with_a_small_budget_the_moves_said_exact_are_exact_and_the_rest_come_fi
                 assert move.points_lost == exact_losses[record["game"], move.number], (record["game"], move)
         estimated += flags.count(False)
     assert estimated > 0
+
+
+def test_a_move_searched_deeper_than_its_position_s_estimate_is_the_best_known():
+    """A position's estimate (the search from it) can fall below what one of its moves is
+    worth when the search from the move's own position looks a ply deeper: that move is
+    then the best known, and it gives nothing away."""
+    grid = rules.random_board(11, 4, 3)
+    chosen, played = rules.groups(grid)[:2]
+    here = analysis.PositionValue(rules.top_left(chosen), 4, False)
+    after = analysis.PositionValue(None, -8, False)
+    name, points = rules.move_name(rules.top_left(played)), len(played) ** 2
+    judged = analysis._judge(1, "A", grid, name, points, here, after)
+    assert (judged.best_move, judged.best_value, judged.played_value) == (name, points + 8, points + 8)
+    assert (judged.points_lost, judged.label) == (0, "best")
+    worse = analysis._judge(1, "A", grid, name, points, here, analysis.PositionValue(None, points, False))
+    assert (worse.best_move, worse.best_value, worse.points_lost) == (rules.move_name(here.move), 4, 4)
+
+
+def test_with_a_small_budget_no_move_is_worth_more_than_the_best(games):
+    for record in games:
+        for move in analyse_game(record, SMALL_NODES).moves:
+            assert move.points_lost == move.best_value - move.played_value >= 0, (record["game"], move)
+            if move.points_lost == 0:
+                assert move.best_value == move.played_value, (record["game"], move)
 
 
 def test_the_labels_follow_the_thresholds_stated_once():

@@ -14,7 +14,9 @@ value is an estimate unless it too reached the end.
 A position's value is the margin its mover can expect over the rest of the game. A move
 played is worth its points less the value of the position it leaves (the opponent's), and
 gives away what the position's value exceeds that; a move that takes the group the search
-chose is worth the position's value and gives nothing away."""
+chose is worth the position's value and gives nothing away. A move found worth more than
+the position's estimate (the search from the position it leaves looks a ply deeper) is the
+best move known there, and gives nothing away either."""
 
 from __future__ import annotations
 
@@ -58,7 +60,7 @@ class MoveAnalysis:
     side: str  # "A" or "B"
     move: str  # as recorded
     points: int  # what it scored
-    best_move: str  # the agent's choice; the move as played when it takes that group
+    best_move: str  # the agent's choice; the move as played when it takes that group or does better
     best_value: int  # the position's value for the mover, with the best move
     played_value: int  # the value of the move played, for the mover
     points_lost: int  # best_value - played_value, never below 0
@@ -182,11 +184,14 @@ def analyse_game(
 
 def _judge(number: int, side: str, grid: tuple, name: str, points: int, here: PositionValue, after: PositionValue):
     if parse_move_name(name) in group_at(grid, here.move):  # the best group, named as played
-        best, played_value, exact = name, here.value, here.exact
+        best, best_value, played_value, exact = name, here.value, here.value, here.exact
     else:
-        best, played_value, exact = move_name(here.move), points - after.value, here.exact and after.exact
-    lost = max(here.value - played_value, 0)
-    return MoveAnalysis(number, side, name, points, best, here.value, played_value, lost, label(lost), exact)
+        best, best_value = move_name(here.move), here.value
+        played_value, exact = points - after.value, here.exact and after.exact
+        if played_value > best_value:  # the played move, searched a ply deeper, does better: it is the best known
+            best, best_value = name, played_value
+    lost = best_value - played_value
+    return MoveAnalysis(number, side, name, points, best, best_value, played_value, lost, label(lost), exact)
 
 
 def _summary(agent: str, moves: list) -> SideSummary:
