@@ -13,15 +13,30 @@ cpdef enum:
     EVAL_GREEDY_PAIR = 1     # the mover takes the largest group, the opponent the next
     EVAL_ALTERNATING = 2     # the players take the groups in turn, largest first
     EVAL_PAIR_EXCHANGE = 3   # a fitted blend of the greedy pair and the greedy exchange
+    EVAL_HOT_EXCHANGE = 4    # a fitted blend of the greedy pair and the hot exchange
+    EVAL_GREEDY_LINE = 5     # a fitted blend of the greedy pair and a greedy line of plies
 
 cdef enum:
-    EVAL_KINDS = 4           # the kinds above are 0 .. EVAL_KINDS - 1
+    EVAL_KINDS = 6           # the kinds above are 0 .. EVAL_KINDS - 1
     # EVAL_PAIR_EXCHANGE's weights in thousandths: (PAIR * greedy pair + EXCHANGE * greedy
     # exchange + CONSTANT) / 1000, rounded, never below 0 (the 12x12 p4 fit of
     # docs/strength-eval.md; agent/evaluations.py gives its oracle the same numbers).
     BLEND_PAIR = 465
     BLEND_EXCHANGE = 325
     BLEND_CONSTANT = 4222
+    # EVAL_HOT_EXCHANGE: the HOT_GROUPS largest groups taken in turn as if independent,
+    # g1^2 - g2^2 + g3^2 - ..., blended as above with HOT_* (a least-squares fit to labels
+    # from deeper searches, agent/tuning/labels.py; docs/strength.md, issue 44).
+    HOT_GROUPS = 4
+    HOT_PAIR = 0
+    HOT_EXCHANGE = 1000
+    HOT_CONSTANT = 0
+    # EVAL_GREEDY_LINE: LINE_PLIES moves of each side taking the largest group (of several,
+    # the one of least Group.key), with gravity, then the greedy pair; blended with LINE_*.
+    LINE_PLIES = 4
+    LINE_PAIR = 0
+    LINE_EXCHANGE = 1000
+    LINE_CONSTANT = 0
 
 # The value of `pos`, the position `move` leaves; `parent` is the list of the position
 # the move was played in, `summary` its summary when needs_summary(kind) (else unread),

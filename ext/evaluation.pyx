@@ -8,7 +8,7 @@ from core_types cimport MAX_GROUPS, MAX_N
 
 
 cdef bint needs_summary(int kind) noexcept nogil:
-    return kind == EVAL_GREEDY_PAIR or kind == EVAL_PAIR_EXCHANGE
+    return kind == EVAL_GREEDY_PAIR or kind == EVAL_PAIR_EXCHANGE or kind == EVAL_HOT_EXCHANGE
 
 
 cdef bint needs_parent_list(int kind) noexcept nogil:
@@ -187,6 +187,107 @@ cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const G
     return <int32_t>(blend // 1000) if blend > 0 else 0
 
 
+cdef inline int32_t blended(int64_t pair_weight, int32_t pair, int64_t weight, int32_t value,
+                            int64_t constant) noexcept nogil:
+    """(pair_weight * pair + weight * value + constant) / 1000, rounded, never below 0."""
+    cdef int64_t blend = pair_weight * pair + weight * value + constant + 500
+    return <int32_t>(blend // 1000) if blend > 0 else 0
+
+
+cdef bint largest_sizes(const GroupSummary *summary, int32_t *sizes, int count) noexcept nogil:
+    """Into `sizes`, the `count` largest group sizes, 0 where there are fewer groups; False
+    when the summary's list of the largest runs out before them."""
+    cdef int i, known = summary.largest_count
+    if known < count and known < summary.multi_count:
+        return False
+    for i in range(count):
+        if i < known:
+            sizes[i] = summary.largest[i].size
+        else:
+            sizes[i] = 1 if i < known + summary.all_singles else 0
+    return True
+
+
+cdef int32_t hot_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
+                                const GroupSummary *summary, GroupList *scratch) noexcept nogil:
+    """The HOT_* blend of the greedy pair and g1^2 - g2^2 + g3^2 - ... over the HOT_GROUPS
+    largest groups: groups as independent hot switches, each taken first by whoever moves.
+    Only the move's band is walked, as for the pair exchange; where the summary's list of
+    the largest runs out (HOT_GROUPS <= SUMMARY_LARGEST, so a whole list never does), the
+    position is listed whole."""
+    cdef GroupSummary own
+    cdef int32_t sizes[HOT_GROUPS]
+    cdef int32_t hot = 0
+    cdef int i, band_lo, band_hi
+    if pos.fruit == 0:
+        return 0
+    band_of(move, pos.n, &band_lo, &band_hi)
+    scratch.count = 0
+    scratch.pool = parent.pool
+    scratch.mask_start = scratch.mask_end = parent.mask_end
+    walk_columns(pos, band_lo, band_hi, scratch, NULL)
+    child_summary(summary, scratch, band_lo, band_hi, &own)
+    if not largest_sizes(&own, sizes, HOT_GROUPS):
+        list_groups(pos, scratch)
+        summarize(scratch, &own)
+        largest_sizes(&own, sizes, HOT_GROUPS)
+    for i in range(HOT_GROUPS):
+        hot += sizes[i] * sizes[i] if i % 2 == 0 else -sizes[i] * sizes[i]
+    return blended(HOT_PAIR, sizes[0] * sizes[0] - sizes[1] * sizes[1], HOT_EXCHANGE, hot, HOT_CONSTANT)
+
+
+cdef const Group *greedy_largest(const GroupList *groups) noexcept nogil:
+    """A largest group; of several, the one of least key (a name independent of the list's
+    order, which the oracle computes too)."""
+    cdef const Group *best = NULL
+    cdef const Group *g
+    cdef int i
+    for i in range(groups.count):
+        g = &groups.groups[i]
+        if best == NULL or g.size > best.size or (g.size == best.size and g.key < best.key):
+            best = g
+    return best
+
+
+cdef int32_t greedy_line_value(const Position *pos) noexcept nogil:
+    """The LINE_* blend of the greedy pair and a greedy line: LINE_PLIES moves of each side
+    taking greedy_largest, with gravity and the merges it makes, then the greedy pair of
+    what is left, signed squares from the mover's view. The first position is listed
+    whole (one ply above the horizon its parent's list is only the band's), the line's
+    next ones from it by their moves' bands, in lists of its own."""
+    cdef Group storage[2][MAX_GROUPS]
+    cdef uint32_t pool[(LINE_PLIES + 1) * MAX_GROUPS]     # each list's own masks: <= its fruit
+    cdef GroupList lists[2]
+    cdef GroupList *here
+    cdef GroupCensus seen
+    cdef Position line[2]
+    cdef const Group *g
+    cdef int ply, pair = 0
+    cdef int32_t total = 0, sign = 1
+    if pos.fruit == 0:
+        return 0
+    lists[0].groups = storage[0]
+    lists[1].groups = storage[1]
+    lists[0].pool = pool
+    lists[0].mask_start = 0
+    list_groups(pos, &lists[0])
+    take_census(&lists[0], 1, &seen)
+    pair = seen.first * seen.first - seen.second * seen.second
+    line[0] = pos[0]
+    for ply in range(LINE_PLIES):
+        here = &lists[ply & 1]
+        g = greedy_largest(here)
+        total += sign * g.size * g.size
+        sign = -sign
+        play_group_unhashed(&line[(ply + 1) & 1], &line[ply & 1], g, group_masks(here, g))
+        if line[(ply + 1) & 1].fruit == 0:
+            return blended(LINE_PAIR, pair, LINE_EXCHANGE, total, LINE_CONSTANT)
+        list_child_groups(here, g, &line[(ply + 1) & 1], &lists[(ply + 1) & 1])
+    take_census(&lists[LINE_PLIES & 1], 1, &seen)
+    total += sign * (seen.first * seen.first - seen.second * seen.second)
+    return blended(LINE_PAIR, pair, LINE_EXCHANGE, total, LINE_CONSTANT)
+
+
 cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const GroupList *parent,
                       const GroupSummary *summary, GroupList *scratch) noexcept nogil:
     cdef GroupCensus seen
@@ -198,4 +299,8 @@ cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const Gr
         return alternating_value(scratch)
     if kind == EVAL_PAIR_EXCHANGE:
         return pair_exchange_value(pos, move, parent, summary, scratch)
+    if kind == EVAL_HOT_EXCHANGE:
+        return hot_exchange_value(pos, move, parent, summary, scratch)
+    if kind == EVAL_GREEDY_LINE:
+        return greedy_line_value(pos)
     return 0
