@@ -157,7 +157,12 @@ def r2_table(positions: list, *, splits: int = 10, seed: int = 1, ridge: float =
     sets = FEATURE_SETS if sets is None else sets
     return {
         name: heldout_r2(
-            positions, feature_rows(positions, features), fitted=name not in AS_USED, splits=splits, seed=seed, ridge=ridge
+            positions,
+            feature_rows(positions, features),
+            fitted=name not in AS_USED,
+            splits=splits,
+            seed=seed,
+            ridge=ridge,
         )
         for name, features in sets.items()
     }
@@ -204,7 +209,8 @@ def main(argv=None) -> None:
             save(positions, args.save)
     exact = sum(p.exact for p in positions)
     games = len({p.game for p in positions})
-    print(f"{len(positions)} positions of {games} games, {exact} labels exact; median held-out R^2 of {args.splits} splits")
+    print(f"{len(positions)} positions of {games} games, {exact} labels exact;", end=" ")
+    print(f"median held-out R^2 of {args.splits} splits")
     for name, r2 in r2_table(positions, splits=args.splits, seed=args.seed, ridge=args.ridge).items():
         print(f"  {name:<36} {r2:6.3f}")
     for name in ("greedy pair + hot exchange of 4", "greedy pair + greedy line of 4"):
