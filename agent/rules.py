@@ -201,19 +201,20 @@ def group_key(grid: Grid, group: Group) -> int:
 
 def hot_exchange_value(grid: Grid, count: int = 4) -> int:
     """The `count` largest groups taken in turn, largest first, as independent "hot"
-    switches: g1^2 - g2^2 + g3^2 - ... (missing groups count 0). The core's hot exchange
-    blends it with the greedy pair."""
+    switches: g1^2 - g2^2 + g3^2 - ... (missing groups count 0)."""
     sizes = sorted((len(g) for g in groups(grid)), reverse=True)[:count]
     return sum(size * size if i % 2 == 0 else -size * size for i, size in enumerate(sizes))
 
 
 def hot_exchange_blend(grid: Grid, weights, count: int = 4) -> int:
-    """(a * greedy_pair + b * hot_exchange + c) / 1000 for `weights` (a, b, c) in
-    thousandths, rounded (halves up), never below 0; 0 on an empty board."""
+    """The core's hot exchange: (a * greedy_pair + b * greedy_exchange + h * hot_exchange
+    + c) / 1000 for `weights` (a, b, h, c) in thousandths, rounded (halves up), never
+    below 0; 0 on an empty board."""
     if not groups(grid):
         return 0
-    a, b, c = weights
-    return max(0, (a * greedy_pair_value(grid) + b * hot_exchange_value(grid, count) + c + 500) // 1000)
+    a, b, h, c = weights
+    pair, exchange, hot = greedy_pair_value(grid), greedy_exchange_value(grid), hot_exchange_value(grid, count)
+    return max(0, (a * pair + b * exchange + h * hot + c + 500) // 1000)
 
 
 def greedy_largest(grid: Grid) -> Group:

@@ -139,22 +139,37 @@ cdef int least_reply(const Position *pos, const Group **largest, int count, int 
     return least
 
 
-cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
-                                 const GroupSummary *summary, GroupList *scratch) noexcept nogil:
-    """(BLEND_PAIR * greedy pair + BLEND_EXCHANGE * greedy exchange + BLEND_CONSTANT) / 1000,
-    rounded, >= 0. The greedy exchange: the mover takes a largest group (of several, the one
-    that leaves the opponent the least), the opponent the largest group of what is left.
-    Only the move's band is walked, and each largest group's band once it is taken; where
-    the summary cannot tell (its list of the largest groups runs out, all groups are
-    single), the position is listed whole."""
+cdef bint largest_sizes(const GroupSummary *summary, int32_t *sizes, int count) noexcept nogil:
+    """Into `sizes`, the `count` largest group sizes, 0 where there are fewer groups; False
+    when the summary's list of the largest runs out before them."""
+    cdef int i, known = summary.largest_count
+    if known < count and known < summary.multi_count:
+        return False
+    for i in range(count):
+        if i < known:
+            sizes[i] = summary.largest[i].size
+        else:
+            sizes[i] = 1 if i < known + summary.all_singles else 0
+    return True
+
+
+cdef void exchange_terms(const Position *pos, const Group *move, const GroupList *parent,
+                         const GroupSummary *summary, GroupList *scratch, int32_t *pair,
+                         int32_t *exchange, int32_t *hot) noexcept nogil:
+    """Into `pair` the greedy pair and into `exchange` the greedy exchange of `pos` (not
+    empty): the mover takes a largest group (of several, the one that leaves the opponent
+    the least), the opponent the largest group of what is left. Into `hot` unless NULL,
+    g1^2 - g2^2 + g3^2 - ... over the HOT_GROUPS largest groups, as independent hot
+    switches. Only the move's band is walked, and each largest group's band once it is
+    taken; where the summary cannot tell (its list of the largest groups runs out, all
+    groups are single), the position is listed whole (HOT_GROUPS <= SUMMARY_LARGEST, so
+    a whole list always tells)."""
     cdef GroupSummary own
     cdef GroupCensus seen
     cdef const Group *largest[MAX_GROUPS]
+    cdef int32_t sizes[HOT_GROUPS]
     cdef int i, count = 0, band_lo, band_hi, least = MAX_GROUPS     # above any reply
-    cdef int64_t blend
     cdef bint whole
-    if pos.fruit == 0:
-        return 0
     band_of(move, pos.n, &band_lo, &band_hi)
     scratch.count = 0
     scratch.pool = parent.pool
@@ -171,6 +186,8 @@ cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const G
             # seen.first columns, so when the listed ones are spread wider than its band,
             # one of them stands beside it: its reply is no smaller than seen.first.
             whole = least > seen.first or not spread_wider(own.largest, count, seen.first + 1)
+        # the hot switches need more of the largest groups than the summary kept
+        whole = whole or (hot != NULL and not largest_sizes(&own, sizes, HOT_GROUPS))
     if whole:
         list_groups(pos, scratch)
         summarize(scratch, &own)
@@ -181,59 +198,41 @@ cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const G
                 largest[count] = &scratch.groups[i]
                 count += 1
         least = least_reply(pos, largest, count, least, scratch, &own)
-    blend = (<int64_t>BLEND_PAIR * pair_value(&seen)
-             + <int64_t>BLEND_EXCHANGE * (seen.first * seen.first - least * least)
-             + BLEND_CONSTANT + 500)
+    pair[0] = pair_value(&seen)
+    exchange[0] = seen.first * seen.first - least * least
+    if hot != NULL:
+        largest_sizes(&own, sizes, HOT_GROUPS)
+        hot[0] = 0
+        for i in range(HOT_GROUPS):
+            hot[0] += sizes[i] * sizes[i] if i % 2 == 0 else -sizes[i] * sizes[i]
+
+
+cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
+                                 const GroupSummary *summary, GroupList *scratch) noexcept nogil:
+    """(BLEND_PAIR * greedy pair + BLEND_EXCHANGE * greedy exchange + BLEND_CONSTANT) / 1000,
+    rounded, >= 0."""
+    cdef int32_t pair, exchange
+    cdef int64_t blend
+    if pos.fruit == 0:
+        return 0
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL)
+    blend = <int64_t>BLEND_PAIR * pair + <int64_t>BLEND_EXCHANGE * exchange + BLEND_CONSTANT + 500
     return <int32_t>(blend // 1000) if blend > 0 else 0
-
-
-cdef inline int32_t blended(int64_t pair_weight, int32_t pair, int64_t weight, int32_t value,
-                            int64_t constant) noexcept nogil:
-    """(pair_weight * pair + weight * value + constant) / 1000, rounded, never below 0."""
-    cdef int64_t blend = pair_weight * pair + weight * value + constant + 500
-    return <int32_t>(blend // 1000) if blend > 0 else 0
-
-
-cdef bint largest_sizes(const GroupSummary *summary, int32_t *sizes, int count) noexcept nogil:
-    """Into `sizes`, the `count` largest group sizes, 0 where there are fewer groups; False
-    when the summary's list of the largest runs out before them."""
-    cdef int i, known = summary.largest_count
-    if known < count and known < summary.multi_count:
-        return False
-    for i in range(count):
-        if i < known:
-            sizes[i] = summary.largest[i].size
-        else:
-            sizes[i] = 1 if i < known + summary.all_singles else 0
-    return True
 
 
 cdef int32_t hot_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
                                 const GroupSummary *summary, GroupList *scratch) noexcept nogil:
-    """The HOT_* blend of the greedy pair and g1^2 - g2^2 + g3^2 - ... over the HOT_GROUPS
-    largest groups: groups as independent hot switches, each taken first by whoever moves.
-    Only the move's band is walked, as for the pair exchange; where the summary's list of
-    the largest runs out (HOT_GROUPS <= SUMMARY_LARGEST, so a whole list never does), the
-    position is listed whole."""
-    cdef GroupSummary own
-    cdef int32_t sizes[HOT_GROUPS]
-    cdef int32_t hot = 0
-    cdef int i, band_lo, band_hi
+    """(HOT_PAIR * greedy pair + HOT_EXCHANGE * greedy exchange + HOT_SWITCHES * hot sum
+    + HOT_CONSTANT) / 1000, rounded, >= 0: the pair exchange and what the largest groups
+    are worth as independent hot switches."""
+    cdef int32_t pair, exchange, hot
+    cdef int64_t blend
     if pos.fruit == 0:
         return 0
-    band_of(move, pos.n, &band_lo, &band_hi)
-    scratch.count = 0
-    scratch.pool = parent.pool
-    scratch.mask_start = scratch.mask_end = parent.mask_end
-    walk_columns(pos, band_lo, band_hi, scratch, NULL)
-    child_summary(summary, scratch, band_lo, band_hi, &own)
-    if not largest_sizes(&own, sizes, HOT_GROUPS):
-        list_groups(pos, scratch)
-        summarize(scratch, &own)
-        largest_sizes(&own, sizes, HOT_GROUPS)
-    for i in range(HOT_GROUPS):
-        hot += sizes[i] * sizes[i] if i % 2 == 0 else -sizes[i] * sizes[i]
-    return blended(HOT_PAIR, sizes[0] * sizes[0] - sizes[1] * sizes[1], HOT_EXCHANGE, hot, HOT_CONSTANT)
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, &hot)
+    blend = (<int64_t>HOT_PAIR * pair + <int64_t>HOT_EXCHANGE * exchange + <int64_t>HOT_SWITCHES * hot
+             + HOT_CONSTANT + 500)
+    return <int32_t>(blend // 1000) if blend > 0 else 0
 
 
 cdef const Group *greedy_largest(const GroupList *groups) noexcept nogil:
@@ -250,11 +249,12 @@ cdef const Group *greedy_largest(const GroupList *groups) noexcept nogil:
 
 
 cdef int32_t greedy_line_value(const Position *pos) noexcept nogil:
-    """The LINE_* blend of the greedy pair and a greedy line: LINE_PLIES moves of each side
-    taking greedy_largest, with gravity and the merges it makes, then the greedy pair of
-    what is left, signed squares from the mover's view. The first position is listed
-    whole (one ply above the horizon its parent's list is only the band's), the line's
-    next ones from it by their moves' bands, in lists of its own."""
+    """(LINE_PAIR * greedy pair + LINE_WEIGHT * greedy line + LINE_CONSTANT) / 1000, rounded,
+    >= 0. The greedy line: LINE_PLIES moves of each side taking greedy_largest, with
+    gravity and the merges it makes, then the greedy pair of what is left, signed squares
+    from the mover's view. The first position is listed whole (one ply above the horizon
+    its parent's list is only the band's), the line's next ones from it by their moves'
+    bands, in lists of its own."""
     cdef Group storage[2][MAX_GROUPS]
     cdef uint32_t pool[(LINE_PLIES + 1) * MAX_GROUPS]     # each list's own masks: <= its fruit
     cdef GroupList lists[2]
@@ -262,8 +262,9 @@ cdef int32_t greedy_line_value(const Position *pos) noexcept nogil:
     cdef GroupCensus seen
     cdef Position line[2]
     cdef const Group *g
-    cdef int ply, pair = 0
-    cdef int32_t total = 0, sign = 1
+    cdef int ply
+    cdef int32_t pair, total = 0, sign = 1
+    cdef int64_t blend
     if pos.fruit == 0:
         return 0
     lists[0].groups = storage[0]
@@ -281,11 +282,13 @@ cdef int32_t greedy_line_value(const Position *pos) noexcept nogil:
         sign = -sign
         play_group_unhashed(&line[(ply + 1) & 1], &line[ply & 1], g, group_masks(here, g))
         if line[(ply + 1) & 1].fruit == 0:
-            return blended(LINE_PAIR, pair, LINE_EXCHANGE, total, LINE_CONSTANT)
+            break
         list_child_groups(here, g, &line[(ply + 1) & 1], &lists[(ply + 1) & 1])
-    take_census(&lists[LINE_PLIES & 1], 1, &seen)
-    total += sign * (seen.first * seen.first - seen.second * seen.second)
-    return blended(LINE_PAIR, pair, LINE_EXCHANGE, total, LINE_CONSTANT)
+    else:
+        take_census(&lists[LINE_PLIES & 1], 1, &seen)
+        total += sign * (seen.first * seen.first - seen.second * seen.second)
+    blend = <int64_t>LINE_PAIR * pair + <int64_t>LINE_WEIGHT * total + LINE_CONSTANT + 500
+    return <int32_t>(blend // 1000) if blend > 0 else 0
 
 
 cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const GroupList *parent,
