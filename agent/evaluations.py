@@ -29,7 +29,6 @@ from agent._core import (
     EVAL_PAIR_EXCHANGE,
 )
 
-
 # The candidates' weights compiled into the core (ext/evaluation.pxd): HOT_PAIR,
 # HOT_EXCHANGE, HOT_SWITCHES, HOT_CONSTANT and LINE_PAIR, LINE_WEIGHT, LINE_CONSTANT.
 HOT_WEIGHTS = (176, 258, 228, 4361)

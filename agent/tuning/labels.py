@@ -28,9 +28,13 @@ from typing import Callable, Optional
 import numpy as np
 
 from agent import rules
+from agent.evaluations import HOT_WEIGHTS, LINE_WEIGHTS
 from agent.tuning.fit import fit_ridge, held_out_games, r_squared
 
 PAIR_EXCHANGE_WEIGHTS = (465, 325, 4222)  # the core's BLEND_* (ext/evaluation.pxd)
+# The candidates' feature sets, whose fits give the core's weights (ext/evaluation.pxd)
+HOT_EXCHANGE = "greedy pair + greedy exchange + hot sum of 4"
+GREEDY_LINE = "greedy pair + greedy line of 4"
 
 
 @dataclass(frozen=True)
@@ -108,13 +112,19 @@ FEATURE_SETS = {
     "pair exchange rescaled": lambda g: (rules.pair_exchange_blend(g, PAIR_EXCHANGE_WEIGHTS),),
     "greedy pair": lambda g: (rules.greedy_pair_value(g),),
     "greedy pair + greedy exchange": lambda g: (rules.greedy_pair_value(g), rules.greedy_exchange_value(g)),
-    "greedy pair + hot exchange of 4": lambda g: (rules.greedy_pair_value(g), rules.hot_exchange_value(g, 4)),
-    "greedy pair + hot exchange of 6": lambda g: (rules.greedy_pair_value(g), rules.hot_exchange_value(g, 6)),
-    "greedy pair + hot exchange of 8": lambda g: (rules.greedy_pair_value(g), rules.hot_exchange_value(g, 8)),
-    "greedy pair + greedy line of 4": lambda g: (rules.greedy_pair_value(g), rules.greedy_line_value(g, 4)),
+    "greedy pair + hot sum of 4": lambda g: (rules.greedy_pair_value(g), rules.hot_exchange_value(g, 4)),
+    "greedy pair + hot sum of 8": lambda g: (rules.greedy_pair_value(g), rules.hot_exchange_value(g, 8)),
+    HOT_EXCHANGE: lambda g: (
+        rules.greedy_pair_value(g),
+        rules.greedy_exchange_value(g),
+        rules.hot_exchange_value(g, 4),
+    ),
+    "hot exchange as used": lambda g: (rules.hot_exchange_blend(g, HOT_WEIGHTS, 4),),
+    GREEDY_LINE: lambda g: (rules.greedy_pair_value(g), rules.greedy_line_value(g, 4)),
+    "greedy line as used": lambda g: (rules.greedy_line_blend(g, LINE_WEIGHTS, 4),),
     "20 features": _twenty,
 }
-AS_USED = ("pair exchange as used",)
+AS_USED = ("pair exchange as used", "hot exchange as used", "greedy line as used")
 
 
 def feature_rows(positions: list, features: Callable) -> np.ndarray:
@@ -145,8 +155,8 @@ def heldout_r2(positions: list, features: np.ndarray, *, fitted: bool, splits: i
 
 
 def blend_weights(positions: list, features: Callable) -> tuple:
-    """The least-squares fit of the labels to (greedy pair, a second number) over all
-    `positions`, in the core's thousandths: (a, b, c) of (a * pair + b * x + c) / 1000."""
+    """The least-squares fit of the labels to `features` over all `positions`, in the
+    core's thousandths: the weights, then the constant, of (a * x + b * y + ... + c) / 1000."""
     labels = np.array([p.label for p in positions], dtype=float)
     weights, intercept = fit_ridge(feature_rows(positions, features), labels, 0.0)
     return tuple(round(1000 * w) for w in (*weights, intercept))
@@ -212,9 +222,9 @@ def main(argv=None) -> None:
     print(f"{len(positions)} positions of {games} games, {exact} labels exact;", end=" ")
     print(f"median held-out R^2 of {args.splits} splits")
     for name, r2 in r2_table(positions, splits=args.splits, seed=args.seed, ridge=args.ridge).items():
-        print(f"  {name:<36} {r2:6.3f}")
-    for name in ("greedy pair + hot exchange of 4", "greedy pair + greedy line of 4"):
-        print(f"  blend weights (thousandths) of {name}: {blend_weights(positions, FEATURE_SETS[name])}")
+        print(f"  {name:<46} {r2:6.3f}")
+    for name in (HOT_EXCHANGE, GREEDY_LINE):
+        print(f"  weights in thousandths, fitted to all, of {name}: {blend_weights(positions, FEATURE_SETS[name])}")
 
 
 if __name__ == "__main__":
