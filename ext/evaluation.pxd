@@ -33,7 +33,7 @@ cdef enum:
     HOT_EXCHANGE = 258
     HOT_SWITCHES = 228
     HOT_CONSTANT = 4361
-    # EVAL_GREEDY_LINE: LINE_PLIES moves of each side taking the largest group (of several,
+    # EVAL_GREEDY_LINE: LINE_PLIES moves, the sides in turn taking the largest group (of several,
     # the one of least Group.key), with gravity, then the greedy pair; weighted LINE_* (the
     # 26x26 p9 fit of the same labels).
     LINE_PLIES = 4

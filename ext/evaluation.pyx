@@ -250,7 +250,7 @@ cdef const Group *greedy_largest(const GroupList *groups) noexcept nogil:
 
 cdef int32_t greedy_line_value(const Position *pos) noexcept nogil:
     """(LINE_PAIR * greedy pair + LINE_WEIGHT * greedy line + LINE_CONSTANT) / 1000, rounded,
-    >= 0. The greedy line: LINE_PLIES moves of each side taking greedy_largest, with
+    >= 0. The greedy line: LINE_PLIES moves, the sides in turn taking greedy_largest, with
     gravity and the merges it makes, then the greedy pair of what is left, signed squares
     from the mover's view. The first position is listed whole (one ply above the horizon
     its parent's list is only the band's), the line's next ones from it by their moves'
