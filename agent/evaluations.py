@@ -20,7 +20,19 @@ The tests then cover it; `Searcher(board, eval_kind=...)` accepts it.
 """
 
 from agent import rules
-from agent._core import EVAL_ALTERNATING, EVAL_GREEDY_PAIR, EVAL_NONE, EVAL_PAIR_EXCHANGE
+from agent._core import (
+    EVAL_ALTERNATING,
+    EVAL_GREEDY_LINE,
+    EVAL_GREEDY_PAIR,
+    EVAL_HOT_EXCHANGE,
+    EVAL_NONE,
+    EVAL_PAIR_EXCHANGE,
+)
+
+# The candidates' weights compiled into the core (ext/evaluation.pxd): HOT_PAIR,
+# HOT_EXCHANGE, HOT_SWITCHES, HOT_CONSTANT and LINE_PAIR, LINE_WEIGHT, LINE_CONSTANT.
+HOT_WEIGHTS = (176, 258, 228, 4361)
+LINE_WEIGHTS = (258, 117, 4096)
 
 
 class Evaluation:
@@ -46,4 +58,8 @@ EVALUATIONS = (
     Evaluation("alternating", EVAL_ALTERNATING, rules.alternating_value),
     # the weights compiled into the core (ext/evaluation.pxd, BLEND_*), spelled out here
     Evaluation("pair-exchange", EVAL_PAIR_EXCHANGE, lambda grid: rules.pair_exchange_blend(grid, (465, 325, 4222))),
+    # candidates past the search ceiling (docs/strength.md, issue 44), not the agent's own:
+    # HOT_* and LINE_* of ext/evaluation.pxd spelled out
+    Evaluation("hot-exchange", EVAL_HOT_EXCHANGE, lambda grid: rules.hot_exchange_blend(grid, HOT_WEIGHTS, 4)),
+    Evaluation("greedy-line", EVAL_GREEDY_LINE, lambda grid: rules.greedy_line_blend(grid, LINE_WEIGHTS, 4)),
 )

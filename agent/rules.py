@@ -188,3 +188,59 @@ def pair_exchange_blend(grid: Grid, weights=(465, 325, 4222)) -> int:
         return 0
     a, b, c = weights
     return max(0, (a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + c + 500) // 1000)
+
+
+def group_key(grid: Grid, group: Group) -> int:
+    """The core's name of a group in its position (Group.key): its leftmost column times 32
+    plus the height above the bottom of its lowest fruit in that column. Two groups never
+    share one, so it breaks ties between groups of one size the same way in both."""
+    lo = min(col for _, col in group)
+    lowest_row = max(row for row, col in group if col == lo)
+    return lo * 32 + len(grid) - 1 - lowest_row
+
+
+def hot_exchange_value(grid: Grid, count: int = 4) -> int:
+    """The `count` largest groups taken in turn, largest first, as independent "hot"
+    switches: g1^2 - g2^2 + g3^2 - ... (missing groups count 0)."""
+    sizes = sorted((len(g) for g in groups(grid)), reverse=True)[:count]
+    return sum(size * size if i % 2 == 0 else -size * size for i, size in enumerate(sizes))
+
+
+def hot_exchange_blend(grid: Grid, weights, count: int = 4) -> int:
+    """The core's hot exchange: (a * greedy_pair + b * greedy_exchange + h * hot_exchange
+    + c) / 1000 for `weights` (a, b, h, c) in thousandths, rounded (halves up), never
+    below 0; 0 on an empty board."""
+    if not groups(grid):
+        return 0
+    a, b, h, c = weights
+    pair, exchange, hot = greedy_pair_value(grid), greedy_exchange_value(grid), hot_exchange_value(grid, count)
+    return max(0, (a * pair + b * exchange + h * hot + c + 500) // 1000)
+
+
+def greedy_largest(grid: Grid) -> Group:
+    """The largest group; of several, the one with the least group_key."""
+    return min(groups(grid), key=lambda g: (-len(g), group_key(grid, g)))
+
+
+def greedy_line_value(grid: Grid, plies: int = 4) -> int:
+    """`plies` moves of both players each taking the largest group (greedy_largest), with
+    gravity and the merges it makes, then the greedy pair of what is left; their signed
+    squares summed from the mover's view. A line that empties the board stops there."""
+    total, sign = 0, 1
+    for _ in range(plies):
+        if is_empty(grid):
+            return total
+        group = greedy_largest(grid)
+        total += sign * len(group) ** 2
+        grid = remove_and_fall(grid, group)
+        sign = -sign
+    return total + (sign * greedy_pair_value(grid) if not is_empty(grid) else 0)
+
+
+def greedy_line_blend(grid: Grid, weights, plies: int = 4) -> int:
+    """(a * greedy_pair + b * greedy_line + c) / 1000 for `weights` (a, b, c) in
+    thousandths, rounded (halves up), never below 0; 0 on an empty board."""
+    if not groups(grid):
+        return 0
+    a, b, c = weights
+    return max(0, (a * greedy_pair_value(grid) + b * greedy_line_value(grid, plies) + c + 500) // 1000)

@@ -13,15 +13,33 @@ cpdef enum:
     EVAL_GREEDY_PAIR = 1     # the mover takes the largest group, the opponent the next
     EVAL_ALTERNATING = 2     # the players take the groups in turn, largest first
     EVAL_PAIR_EXCHANGE = 3   # a fitted blend of the greedy pair and the greedy exchange
+    EVAL_HOT_EXCHANGE = 4    # the pair exchange and the hot switches of the largest groups
+    EVAL_GREEDY_LINE = 5     # a fitted blend of the greedy pair and a greedy line of 4 plies
 
 cdef enum:
-    EVAL_KINDS = 4           # the kinds above are 0 .. EVAL_KINDS - 1
+    EVAL_KINDS = 6           # the kinds above are 0 .. EVAL_KINDS - 1
     # EVAL_PAIR_EXCHANGE's weights in thousandths: (PAIR * greedy pair + EXCHANGE * greedy
     # exchange + CONSTANT) / 1000, rounded, never below 0 (the 12x12 p4 fit of
     # docs/strength-eval.md; agent/evaluations.py gives its oracle the same numbers).
     BLEND_PAIR = 465
     BLEND_EXCHANGE = 325
     BLEND_CONSTANT = 4222
+    # EVAL_HOT_EXCHANGE: the pair exchange and the HOT_GROUPS largest groups taken in turn
+    # as if independent, g1^2 - g2^2 + g3^2 - ..., weighted HOT_* like BLEND_* (a least-
+    # squares fit to labels from deeper searches on 26x26 p9, agent/tuning/labels.py;
+    # docs/strength.md, "Past the search ceiling"). HOT_GROUPS <= SUMMARY_LARGEST.
+    HOT_GROUPS = 4
+    HOT_PAIR = 176
+    HOT_EXCHANGE = 258
+    HOT_SWITCHES = 228
+    HOT_CONSTANT = 4361
+    # EVAL_GREEDY_LINE: LINE_PLIES moves, the sides in turn taking the largest group (of several,
+    # the one of least Group.key), with gravity, then the greedy pair; weighted LINE_* (the
+    # 26x26 p9 fit of the same labels).
+    LINE_PLIES = 4
+    LINE_PAIR = 258
+    LINE_WEIGHT = 117
+    LINE_CONSTANT = 4096
 
 # The value of `pos`, the position `move` leaves; `parent` is the list of the position
 # the move was played in, `summary` its summary when needs_summary(kind) (else unread),

@@ -8,7 +8,7 @@ from core_types cimport MAX_GROUPS, MAX_N
 
 
 cdef bint needs_summary(int kind) noexcept nogil:
-    return kind == EVAL_GREEDY_PAIR or kind == EVAL_PAIR_EXCHANGE
+    return kind == EVAL_GREEDY_PAIR or kind == EVAL_PAIR_EXCHANGE or kind == EVAL_HOT_EXCHANGE
 
 
 cdef bint needs_parent_list(int kind) noexcept nogil:
@@ -139,22 +139,37 @@ cdef int least_reply(const Position *pos, const Group **largest, int count, int 
     return least
 
 
-cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
-                                 const GroupSummary *summary, GroupList *scratch) noexcept nogil:
-    """(BLEND_PAIR * greedy pair + BLEND_EXCHANGE * greedy exchange + BLEND_CONSTANT) / 1000,
-    rounded, >= 0. The greedy exchange: the mover takes a largest group (of several, the one
-    that leaves the opponent the least), the opponent the largest group of what is left.
-    Only the move's band is walked, and each largest group's band once it is taken; where
-    the summary cannot tell (its list of the largest groups runs out, all groups are
-    single), the position is listed whole."""
+cdef bint largest_sizes(const GroupSummary *summary, int32_t *sizes, int count) noexcept nogil:
+    """Into `sizes`, the `count` largest group sizes, 0 where there are fewer groups; False
+    when the summary's list of the largest runs out before them."""
+    cdef int i, known = summary.largest_count
+    if known < count and known < summary.multi_count:
+        return False
+    for i in range(count):
+        if i < known:
+            sizes[i] = summary.largest[i].size
+        else:
+            sizes[i] = 1 if i < known + summary.all_singles else 0
+    return True
+
+
+cdef void exchange_terms(const Position *pos, const Group *move, const GroupList *parent,
+                         const GroupSummary *summary, GroupList *scratch, int32_t *pair,
+                         int32_t *exchange, int32_t *hot) noexcept nogil:
+    """Into `pair` the greedy pair and into `exchange` the greedy exchange of `pos` (not
+    empty): the mover takes a largest group (of several, the one that leaves the opponent
+    the least), the opponent the largest group of what is left. Into `hot` unless NULL,
+    g1^2 - g2^2 + g3^2 - ... over the HOT_GROUPS largest groups, as independent hot
+    switches. Only the move's band is walked, and each largest group's band once it is
+    taken; where the summary cannot tell (its list of the largest groups runs out, all
+    groups are single), the position is listed whole (HOT_GROUPS <= SUMMARY_LARGEST, so
+    a whole list always tells)."""
     cdef GroupSummary own
     cdef GroupCensus seen
     cdef const Group *largest[MAX_GROUPS]
+    cdef int32_t sizes[HOT_GROUPS]
     cdef int i, count = 0, band_lo, band_hi, least = MAX_GROUPS     # above any reply
-    cdef int64_t blend
     cdef bint whole
-    if pos.fruit == 0:
-        return 0
     band_of(move, pos.n, &band_lo, &band_hi)
     scratch.count = 0
     scratch.pool = parent.pool
@@ -171,6 +186,8 @@ cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const G
             # seen.first columns, so when the listed ones are spread wider than its band,
             # one of them stands beside it: its reply is no smaller than seen.first.
             whole = least > seen.first or not spread_wider(own.largest, count, seen.first + 1)
+        # the hot switches need more of the largest groups than the summary kept
+        whole = whole or (hot != NULL and not largest_sizes(&own, sizes, HOT_GROUPS))
     if whole:
         list_groups(pos, scratch)
         summarize(scratch, &own)
@@ -181,9 +198,96 @@ cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const G
                 largest[count] = &scratch.groups[i]
                 count += 1
         least = least_reply(pos, largest, count, least, scratch, &own)
-    blend = (<int64_t>BLEND_PAIR * pair_value(&seen)
-             + <int64_t>BLEND_EXCHANGE * (seen.first * seen.first - least * least)
-             + BLEND_CONSTANT + 500)
+    pair[0] = pair_value(&seen)
+    exchange[0] = seen.first * seen.first - least * least
+    if hot != NULL:
+        largest_sizes(&own, sizes, HOT_GROUPS)
+        hot[0] = 0
+        for i in range(HOT_GROUPS):
+            hot[0] += sizes[i] * sizes[i] if i % 2 == 0 else -sizes[i] * sizes[i]
+
+
+cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
+                                 const GroupSummary *summary, GroupList *scratch) noexcept nogil:
+    """(BLEND_PAIR * greedy pair + BLEND_EXCHANGE * greedy exchange + BLEND_CONSTANT) / 1000,
+    rounded, >= 0."""
+    cdef int32_t pair, exchange
+    cdef int64_t blend
+    if pos.fruit == 0:
+        return 0
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL)
+    blend = <int64_t>BLEND_PAIR * pair + <int64_t>BLEND_EXCHANGE * exchange + BLEND_CONSTANT + 500
+    return <int32_t>(blend // 1000) if blend > 0 else 0
+
+
+cdef int32_t hot_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
+                                const GroupSummary *summary, GroupList *scratch) noexcept nogil:
+    """(HOT_PAIR * greedy pair + HOT_EXCHANGE * greedy exchange + HOT_SWITCHES * hot sum
+    + HOT_CONSTANT) / 1000, rounded, >= 0: the pair exchange and what the largest groups
+    are worth as independent hot switches."""
+    cdef int32_t pair, exchange, hot
+    cdef int64_t blend
+    if pos.fruit == 0:
+        return 0
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, &hot)
+    blend = (<int64_t>HOT_PAIR * pair + <int64_t>HOT_EXCHANGE * exchange + <int64_t>HOT_SWITCHES * hot
+             + HOT_CONSTANT + 500)
+    return <int32_t>(blend // 1000) if blend > 0 else 0
+
+
+cdef const Group *greedy_largest(const GroupList *groups) noexcept nogil:
+    """A largest group; of several, the one of least key (a name independent of the list's
+    order, which the oracle computes too)."""
+    cdef const Group *best = NULL
+    cdef const Group *g
+    cdef int i
+    for i in range(groups.count):
+        g = &groups.groups[i]
+        if best == NULL or g.size > best.size or (g.size == best.size and g.key < best.key):
+            best = g
+    return best
+
+
+cdef int32_t greedy_line_value(const Position *pos) noexcept nogil:
+    """(LINE_PAIR * greedy pair + LINE_WEIGHT * greedy line + LINE_CONSTANT) / 1000, rounded,
+    >= 0. The greedy line: LINE_PLIES moves, the sides in turn taking greedy_largest, with
+    gravity and the merges it makes, then the greedy pair of what is left, signed squares
+    from the mover's view. The first position is listed whole (one ply above the horizon
+    its parent's list is only the band's), the line's next ones from it by their moves'
+    bands, in lists of its own."""
+    cdef Group storage[2][MAX_GROUPS]
+    cdef uint32_t pool[(LINE_PLIES + 1) * MAX_GROUPS]     # each list's own masks: <= its fruit
+    cdef GroupList lists[2]
+    cdef GroupList *here
+    cdef GroupCensus seen
+    cdef Position line[2]
+    cdef const Group *g
+    cdef int ply
+    cdef int32_t pair, total = 0, sign = 1
+    cdef int64_t blend
+    if pos.fruit == 0:
+        return 0
+    lists[0].groups = storage[0]
+    lists[1].groups = storage[1]
+    lists[0].pool = pool
+    lists[0].mask_start = 0
+    list_groups(pos, &lists[0])
+    take_census(&lists[0], 1, &seen)
+    pair = seen.first * seen.first - seen.second * seen.second
+    line[0] = pos[0]
+    for ply in range(LINE_PLIES):
+        here = &lists[ply & 1]
+        g = greedy_largest(here)
+        total += sign * g.size * g.size
+        sign = -sign
+        play_group_unhashed(&line[(ply + 1) & 1], &line[ply & 1], g, group_masks(here, g))
+        if line[(ply + 1) & 1].fruit == 0:
+            break
+        list_child_groups(here, g, &line[(ply + 1) & 1], &lists[(ply + 1) & 1])
+    else:
+        take_census(&lists[LINE_PLIES & 1], 1, &seen)
+        total += sign * (seen.first * seen.first - seen.second * seen.second)
+    blend = <int64_t>LINE_PAIR * pair + <int64_t>LINE_WEIGHT * total + LINE_CONSTANT + 500
     return <int32_t>(blend // 1000) if blend > 0 else 0
 
 
@@ -198,4 +302,8 @@ cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const Gr
         return alternating_value(scratch)
     if kind == EVAL_PAIR_EXCHANGE:
         return pair_exchange_value(pos, move, parent, summary, scratch)
+    if kind == EVAL_HOT_EXCHANGE:
+        return hot_exchange_value(pos, move, parent, summary, scratch)
+    if kind == EVAL_GREEDY_LINE:
+        return greedy_line_value(pos)
     return 0

@@ -5,7 +5,9 @@ import time
 
 from agent._core import (
     EVAL_ALTERNATING,
+    EVAL_GREEDY_LINE,
     EVAL_GREEDY_PAIR,
+    EVAL_HOT_EXCHANGE,
     EVAL_NONE,
     EVAL_PAIR_EXCHANGE,
     INFINITE_VALUE,
@@ -39,6 +41,8 @@ EVALUATION_KINDS = {
     "greedy-pair": EVAL_GREEDY_PAIR,
     "alternating": EVAL_ALTERNATING,
     "pair-exchange": EVAL_PAIR_EXCHANGE,
+    "hot-exchange": EVAL_HOT_EXCHANGE,
+    "greedy-line": EVAL_GREEDY_LINE,
 }
 
 

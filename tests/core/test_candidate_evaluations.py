@@ -1,0 +1,70 @@
+"""The candidate evaluations past the search ceiling (issue 44): the hot exchange and the
+greedy line, held to their oracles in agent.rules on positions of real games (random
+moves from full boards), by hand on a board worked out on paper, and inside the search."""
+
+import random
+
+import pytest
+
+from agent import rules
+from agent._core import Board, Searcher
+from agent.evaluations import EVALUATIONS
+
+CANDIDATES = [e for e in EVALUATIONS if e.name in ("hot-exchange", "greedy-line")]
+each_candidate = pytest.mark.parametrize("evaluation", CANDIDATES, ids=lambda e: e.name)
+
+
+def mid_game(seed: int, size: int, types: int, share: float) -> tuple:
+    """A full random board after random moves have taken about `share` of its fruit."""
+    rng = random.Random(seed)
+    grid = rules.random_board(seed, size, types)
+    target = rules.fruit_count(grid) * (1 - share)
+    while rules.fruit_count(grid) > target:
+        grid = rules.remove_and_fall(grid, rng.choice(rules.groups(grid)))
+    return grid
+
+
+def test_both_candidates_are_registered():
+    assert [e.name for e in CANDIDATES] == ["hot-exchange", "greedy-line"]
+
+
+def test_the_oracles_on_a_board_worked_out_by_hand():
+    grid = ("000", "112", "334")
+    # largest groups 3, 2, 2, 1: 9 - 4 + 4 - 1
+    assert rules.hot_exchange_value(grid, 4) == 8
+    # 000 (+9); the 3s, whose key 0 is below the 1s' 1 (-4); the 1s fallen to the bottom
+    # (+4); of the 2 and the 4, the 4 (key 64 < 65) (-1); the greedy pair of the 2 (+1)
+    assert rules.greedy_line_value(grid, 4) == 9
+    assert rules.group_key(grid, rules.group_at(grid, (1, 0))) == 1
+    assert rules.group_key(grid, rules.group_at(grid, (2, 0))) == 0
+
+
+def test_the_greedy_line_stops_when_the_board_empties():
+    assert rules.greedy_line_value(("00", "11"), 4) == 4 - 4
+    assert rules.greedy_line_value(("0",), 4) == 1
+
+
+@each_candidate
+@pytest.mark.parametrize(
+    "size, types, share",
+    [(26, 9, 0.0), (26, 9, 0.3), (26, 4, 0.5), (20, 7, 0.2), (15, 5, 0.6), (12, 4, 0.3), (12, 3, 0.8), (8, 2, 0.5)],
+)
+def test_the_core_evaluates_every_child_of_a_mid_game_position_as_the_oracle(evaluation, size, types, share):
+    for seed in range(3):
+        grid = mid_game(seed, size, types, share)
+        values = Board(grid).evaluations_after_moves(evaluation.kind)
+        for group in rules.groups(grid):
+            cell = next(cell for cell in values if cell in group)
+            assert values[cell] == evaluation.oracle(rules.remove_and_fall(grid, group)), (seed, cell)
+
+
+@each_candidate
+@pytest.mark.parametrize("size, types", [(4, 2), (5, 3), (6, 3)])
+def test_a_fixed_depth_search_equals_minimax_with_the_oracle_at_the_horizon(evaluation, size, types):
+    for seed in range(4):
+        grid = mid_game(seed, size, types, 0.2)
+        for depth in (1, 2, 3):
+            expected = rules.negamax_value(grid, depth, evaluation.oracle)
+            for alpha_beta in (False, True):
+                searcher = Searcher(Board(grid), eval_kind=evaluation.kind, alpha_beta=alpha_beta, tt_bits=0)
+                assert searcher.search(depth).value == expected, (seed, depth, alpha_beta)
