@@ -222,11 +222,26 @@ cdef inline bint has_hot_group(SearchState *s, const Position *pos, int ply) noe
     return census.first >= s.config.hot_size
 
 
+cdef void list_hot_node(SearchState *s, const Position *pos, int ply, bint parent_whole) noexcept nogil:
+    """The groups of `pos`, the node at `ply`, into its ply's list: from its parent's list
+    when that is whole, else (the parent's list holds only its band's groups, see
+    frontier_view) by a walk of the whole board, its masks after the parent's."""
+    cdef GroupList *groups = &s.buffers.lists[ply]
+    if parent_whole:
+        list_child_groups(&s.buffers.lists[ply - 1], s.buffers.played[ply - 1], pos, groups)
+    else:
+        groups.mask_start = s.buffers.lists[ply - 1].mask_end
+        list_groups(pos, groups)
+    s.buffers.summaries[ply].ready = 0
+    s.buffers.indexes[ply].ready = 0
+
+
 cdef int32_t quiesce(SearchState *s, const Position *pos, int plies_left, int32_t alpha, int32_t beta,
-                     int ply) noexcept nogil:
-    """The value of `pos`, a node at or past the horizon at `ply` (its parent's list at ply
-    - 1 whole): the larger of its evaluation and its hot moves' values, each move searched
-    likewise with one ply fewer left. Fail-soft in (alpha, beta)."""
+                     int ply, bint parent_whole) noexcept nogil:
+    """The value of `pos`, a node at or past the horizon at `ply` (`parent_whole`: its
+    parent's list at ply - 1 holds all its groups): the larger of its evaluation and its hot
+    moves' values, each move searched likewise with one ply fewer left. Fail-soft in
+    (alpha, beta). Only a hot node's groups are listed."""
     cdef GroupList *groups
     cdef const Group **order
     cdef int32_t *scores
@@ -245,9 +260,7 @@ cdef int32_t quiesce(SearchState *s, const Position *pos, int plies_left, int32_
     groups = &s.buffers.lists[ply]
     order = s.buffers.order + ply * s.buffers.room
     scores = s.buffers.scores + ply * s.buffers.room
-    list_child_groups(&s.buffers.lists[ply - 1], s.buffers.played[ply - 1], pos, groups)
-    s.buffers.summaries[ply].ready = 0
-    s.buffers.indexes[ply].ready = 0
+    list_hot_node(s, pos, ply, parent_whole)
     count = groups_of_size(groups, s.config.hot_size, MAX_GROUPS, order)
     score_moves(&s.ordering, order, count, scores, NO_MOVE)
     for i in range(count):
@@ -260,9 +273,9 @@ cdef int32_t quiesce(SearchState *s, const Position *pos, int plies_left, int32_
             if enter_node(s):
                 return 0
             if s.config.alpha_beta:
-                value -= quiesce(s, &child, plies_left - 1, points - beta, points - alpha, ply + 1)
+                value -= quiesce(s, &child, plies_left - 1, points - beta, points - alpha, ply + 1, True)
             else:
-                value -= quiesce(s, &child, plies_left - 1, -INFINITE, INFINITE, ply + 1)
+                value -= quiesce(s, &child, plies_left - 1, -INFINITE, INFINITE, ply + 1, True)
             if s.clock.stop:
                 return 0
         if value > best:
@@ -275,11 +288,11 @@ cdef int32_t quiesce(SearchState *s, const Position *pos, int plies_left, int32_
 
 
 cdef inline int32_t horizon_value(SearchState *s, const Position *pos, int32_t alpha, int32_t beta,
-                                  int ply) noexcept nogil:
+                                  int ply, bint parent_whole) noexcept nogil:
     """The value of `pos`, a horizon node at `ply`: its evaluation, or its quiescence
     search when the config asks for one."""
     if s.config.quiescence:
-        return quiesce(s, pos, s.config.quiescence, alpha, beta, ply)
+        return quiesce(s, pos, s.config.quiescence, alpha, beta, ply, parent_whole)
     s.stats.horizon_hits += 1
     return evaluate_child(s, pos, ply - 1)
 
@@ -296,7 +309,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     cdef Position child
     cdef const Group *g
     cdef int i, bound, reduce, count
-    cdef bint lazy = False
+    cdef bint lazy = False, shortcut
     cdef FrontierView view
     cdef int32_t best = -INFINITE, value, points, alpha_in = alpha
     cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
@@ -312,7 +325,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     if depth == 0:
         # No table probe here: a stored value from a deeper search may be negative, and
         # the frontier's pruning below relies on the horizon value being the evaluation.
-        return horizon_value(s, pos, alpha, beta, ply)
+        return horizon_value(s, pos, alpha, beta, ply, True)
     entry = table_slot(&s.table, key)
     if entry != NULL:
         s.stats.tt_probes += 1
@@ -328,8 +341,8 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     order = s.buffers.order + ply * s.buffers.room
     scores = s.buffers.scores + ply * s.buffers.room
     s.buffers.indexes[ply].ready = 0
-    if (frontier and ply > 0 and s.config.frontier_shortcut and not needs_parent_list(s.config.eval_kind)
-            and not s.config.quiescence):   # quiescence lists the children's groups from this list
+    shortcut = frontier and ply > 0 and s.config.frontier_shortcut and not needs_parent_list(s.config.eval_kind)
+    if shortcut:
         # Read from the parent's list, not listed: the children are evaluated from the
         # summary. The first move is found alone, for it mostly settles the node.
         index = &s.buffers.indexes[ply - 1]
@@ -383,7 +396,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
                 if child.fruit:
                     if enter_node(s):
                         return 0
-                    value -= horizon_value(s, &child, points - beta, points - alpha, ply + 1)
+                    value -= horizon_value(s, &child, points - beta, points - alpha, ply + 1, not shortcut)
             elif not s.config.alpha_beta:
                 value = points - negamax(s, &child, depth - 1, -INFINITE, INFINITE, ply + 1)
             elif i == 0:
