@@ -16,6 +16,9 @@ EQUAL_DEPTH = 4
 QUIESCENCE_PLIES = 2
 HOT_SIZE = 9
 QUIESCENCE = {"quiescence": QUIESCENCE_PLIES, "hot_size": HOT_SIZE}
+# Groups of 9 are rare in play on 26x26 p9 (both sides take the largest early): a hot size
+# that the search meets.
+QUIESCENCE_HOT_6 = {"quiescence": QUIESCENCE_PLIES, "hot_size": 6}
 
 
 def hot_exchange(depth=None) -> SearchPlayer:
@@ -33,6 +36,14 @@ def quiescence(depth=None) -> SearchPlayer:
 
 def quiescence_at_depth_4() -> SearchPlayer:
     return SearchPlayer(depth=EQUAL_DEPTH, evaluation="pair-exchange", core_options=QUIESCENCE)
+
+
+def quiescence_hot_6(depth=None) -> SearchPlayer:
+    return SearchPlayer(depth=depth, core_options=QUIESCENCE_HOT_6, name=None if depth else "quiescence-hot-6")
+
+
+def quiescence_hot_6_at_depth_4() -> SearchPlayer:
+    return SearchPlayer(depth=EQUAL_DEPTH, evaluation="pair-exchange", core_options=QUIESCENCE_HOT_6)
 
 
 def hot_exchange_at_depth_4() -> SearchPlayer:
@@ -81,6 +92,7 @@ VARIANTS = (
     ("greedy-line", "greedy-line", None),
     ("greedy-pair", "greedy-pair", None),
     ("quiescence", "pair-exchange", QUIESCENCE),
+    ("quiescence-6", "pair-exchange", QUIESCENCE_HOT_6),
 )
 
 

@@ -21,6 +21,8 @@ def test_the_quiescence_players_search_with_it():
     assert (at_depth.evaluation, at_depth.limit.depth) == ("pair-exchange", candidates.EQUAL_DEPTH)
     for player in (on_the_clock, at_depth):
         assert player.core_options == {"quiescence": 2, "hot_size": 9}
+    for player in (candidates.quiescence_hot_6(), candidates.quiescence_hot_6_at_depth_4()):
+        assert player.core_options == {"quiescence": 2, "hot_size": 6}
 
 
 def test_a_quiescence_player_plays_a_legal_move():
