@@ -69,11 +69,19 @@ class SearchResult:
     tt_hit_rate: float
 
 
-def search(board: Board, limit: Limit, *, opponent: str = "best", evaluation: Optional[str] = None) -> SearchResult:
+def search(
+    board: Board,
+    limit: Limit,
+    *,
+    opponent: str = "best",
+    evaluation: Optional[str] = None,
+    core_options: Optional[dict] = None,
+) -> SearchResult:
     """The agent's search of `board` within `limit`. `opponent="greedy"` searches as if
     the opponent always took a largest group (see `fruit-rage move --opponent`);
     `evaluation` names the horizon's evaluation (agent.move.deepening.EVALUATION_KINDS; None:
-    the agent's own)."""
+    the agent's own); `core_options`: more agent._core.Searcher options, for research
+    (e.g. quiescence)."""
     from agent.move.timing import TimeManager
 
     now = time.process_time()
@@ -83,6 +91,7 @@ def search(board: Board, limit: Limit, *, opponent: str = "best", evaluation: Op
         lambda root_moves, speed, reduction: TimeManager.until(now, end, root_moves, speed, reduction),
         opponent=opponent,
         evaluation=evaluation,
+        core_options=core_options,
         max_depth=limit.depth,
         max_nodes=limit.nodes,
         tt_bits=None if limit.cpu is not None else 20,
@@ -95,19 +104,20 @@ def run_search(
     *,
     opponent: str = "best",
     evaluation: Optional[str] = None,
+    core_options: Optional[dict] = None,
     max_depth: Optional[int] = None,
     max_nodes: Optional[int] = None,
     tt_bits: Optional[int] = None,
 ) -> SearchResult:
     """`search` under a time policy: `time_manager(root_moves, nodes_per_second,
     reduction)` makes the move's agent.move.timing.TimeManager; `tt_bits` None: the table the
-    manager sizes."""
+    manager sizes; `core_options` are added to the searcher's options."""
     from agent.move.calibration import DEFAULT_NODES_PER_SECOND
     from agent.move.deepening import search_options, think
 
     if board.is_over:
         raise ValueError("the board is empty: there is no move to search")
-    options = search_options(board.size, opponent == "greedy", evaluation)
+    options = {**search_options(board.size, opponent == "greedy", evaluation), **(core_options or {})}
     core = board.core()
     manager = time_manager(core.group_count(), DEFAULT_NODES_PER_SECOND, options.get("reduction", 0))
     searched = []

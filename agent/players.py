@@ -41,7 +41,8 @@ class SearchPlayer:
     move` plays. `limit` (an agent.Limit, or its fields `depth`, `nodes`, `cpu` given
     here) replaces the time policy with a fixed depth, node count or CPU time per move;
     `opponent="greedy"` models a greedy opponent; `evaluation` names the evaluation at the
-    search's horizon (agent.move.deepening.EVALUATION_KINDS; None: the agent's own).
+    search's horizon (agent.move.deepening.EVALUATION_KINDS; None: the agent's own);
+    `core_options`, more agent._core.Searcher options for research (e.g. quiescence).
     After each move, `last_result` holds the SearchResult (depth, value, ...)."""
 
     def __init__(
@@ -53,6 +54,7 @@ class SearchPlayer:
         cpu: Optional[float] = None,
         opponent: str = "best",
         evaluation: Optional[str] = None,
+        core_options: Optional[dict] = None,
         name: Optional[str] = None,
     ):
         if opponent not in ("best", "greedy"):
@@ -69,8 +71,9 @@ class SearchPlayer:
         self.limit = limit
         self.opponent = opponent
         self.evaluation = evaluation
-        plain = limit is None and opponent == "best" and evaluation is None
-        self.name = name or ("ours" if plain else _limit_name(limit, opponent, evaluation))
+        self.core_options = dict(core_options or {})
+        plain = limit is None and opponent == "best" and evaluation is None and not self.core_options
+        self.name = name or ("ours" if plain else _limit_name(limit, opponent, evaluation, self.core_options))
         self.last_result = None
         self.version = __version__
 
@@ -78,7 +81,9 @@ class SearchPlayer:
         from agent.engine import run_search, search
 
         if self.limit is not None:
-            self.last_result = search(board, self.limit, opponent=self.opponent, evaluation=self.evaluation)
+            self.last_result = search(
+                board, self.limit, opponent=self.opponent, evaluation=self.evaluation, core_options=self.core_options
+            )
         else:
             from agent.move.timing import TimeManager
 
@@ -90,14 +95,18 @@ class SearchPlayer:
                 ),
                 opponent=self.opponent,
                 evaluation=self.evaluation,
+                core_options=self.core_options,
             )
         return self.last_result.move
 
     def __repr__(self) -> str:
-        return f"SearchPlayer(limit={self.limit!r}, opponent={self.opponent!r}, evaluation={self.evaluation!r})"
+        return (
+            f"SearchPlayer(limit={self.limit!r}, opponent={self.opponent!r}, evaluation={self.evaluation!r}, "
+            f"core_options={self.core_options!r})"
+        )
 
 
-def _limit_name(limit, opponent: str, evaluation: Optional[str] = None) -> str:
+def _limit_name(limit, opponent: str, evaluation: Optional[str] = None, core_options: Optional[dict] = None) -> str:
     parts = (
         []
         if limit is None
@@ -111,6 +120,7 @@ def _limit_name(limit, opponent: str, evaluation: Optional[str] = None) -> str:
         parts.append(f"opponent={opponent}")
     if evaluation is not None:
         parts.append(f"eval={evaluation}")
+    parts.extend(f"{key}={value}" for key, value in sorted((core_options or {}).items()))
     return "ours(" + ",".join(parts) + ")"
 
 

@@ -299,19 +299,25 @@ cdef class Searcher:
     that opponent, not against the best one.
     frontier_shortcut: False makes every node one ply above the horizon list its groups
     whole instead of reading them from its parent's; the same search, slower (for tests).
+    quiescence, hot_size: past the horizon, the mover may stand on the evaluation or take
+    a group of at least `hot_size` fruit, for up to `quiescence` plies (0: none, the
+    evaluation at once); agent.rules.quiescence_value is its oracle.
     """
     cdef SearchState s
     cdef Board board
 
     def __cinit__(self, Board board, int tt_bits=20, int ordering=ORDER_ALL,
                   int eval_kind=EVAL_GREEDY_PAIR, bint alpha_beta=True, int reduction=0,
-                  int full_moves=4, int opponent_model=MODEL_NONE, bint frontier_shortcut=True):
+                  int full_moves=4, int opponent_model=MODEL_NONE, bint frontier_shortcut=True,
+                  int quiescence=0, int hot_size=9):
         if not 0 <= tt_bits <= 28:
             raise ValueError("tt_bits must be 0..28")
         if not (0 <= reduction <= 8 and full_moves >= 0):
             raise ValueError("reduction must be 0..8 and full_moves >= 0")
         if opponent_model not in (MODEL_NONE, MODEL_GREEDY):
             raise ValueError("opponent_model must be MODEL_NONE or MODEL_GREEDY")
+        if not (0 <= quiescence <= 8 and hot_size >= 1):
+            raise ValueError("quiescence must be 0..8 and hot_size >= 1")
         check_eval_kind(eval_kind)
         if not 0 <= ordering <= ORDER_ALL:
             raise ValueError("ordering must be a combination of ORDER_* flags")
@@ -323,6 +329,8 @@ cdef class Searcher:
         self.s.config.full_moves = full_moves
         self.s.config.opponent_model = opponent_model
         self.s.config.frontier_shortcut = frontier_shortcut
+        self.s.config.quiescence = quiescence
+        self.s.config.hot_size = hot_size
         self.s.ordering.flags = ordering
         self.s.root.move = NO_MOVE
         if tt_bits and alpha_beta and not table_allocate(&self.s.table, tt_bits):
@@ -342,8 +350,9 @@ cdef class Searcher:
         if max_nodes < 0:
             raise ValueError("max_nodes must be >= 0 (0: no cap)")
         depth = min(depth, self.board.pos.fruit)
-        if not reserve_plies(&self.s.buffers, depth + 1, max(self.board.pos.fruit, 1)):
-            raise MemoryError(f"search buffers for {depth + 1} plies")
+        plies = depth + 1 + self.s.config.quiescence
+        if not reserve_plies(&self.s.buffers, plies, max(self.board.pos.fruit, 1)):
+            raise MemoryError(f"search buffers for {plies} plies")
         start_search(&self.s, deadline, max_nodes if max_nodes else INT64_MAX)
         cdef int32_t value
         with nogil:

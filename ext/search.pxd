@@ -25,6 +25,8 @@ ctypedef struct SearchConfig:
     int opponent_model          # MODEL_GREEDY: at odd plies only the largest groups are played
     bint frontier_shortcut      # False: nodes above the horizon list their groups whole (the
                                 # plain twin of frontier_view, for tests)
+    int quiescence              # plies searched past the horizon, hot moves only (0: none)
+    int hot_size                # a hot move takes a group of at least this many fruit
 
 ctypedef struct MoveOrdering:
     int flags                   # ORDER_*

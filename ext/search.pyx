@@ -202,6 +202,100 @@ cdef const Group *first_frontier_move(const MoveOrdering *ordering, const Fronti
                 best = scratch[i]
     return best
 
+# ---------------------------------------------------------------- quiescence
+#
+# Past the horizon a position whose groups include a hot one (of at least hot_size fruit)
+# is not quiet: the side to move may take it, and the evaluation alone misjudges what is
+# at stake. So the mover either stands on the evaluation or takes a hot group, for up to
+# config.quiescence plies. Standing pat keeps every horizon value >= the evaluation >= 0,
+# which the frontier's pruning relies on.
+
+
+cdef inline bint has_hot_group(SearchState *s, const Position *pos, int ply) noexcept nogil:
+    """Whether `pos`, the node at `ply`, has a group of hot_size fruit, from its parent's
+    summary and a walk of its move's band (its groups are not listed)."""
+    cdef GroupSummary *summary = &s.buffers.summaries[ply - 1]
+    cdef GroupCensus census
+    if not summary.ready:
+        summarize(&s.buffers.lists[ply - 1], summary)
+    child_census(pos, s.buffers.played[ply - 1], summary, &census)
+    return census.first >= s.config.hot_size
+
+
+cdef void list_hot_node(SearchState *s, const Position *pos, int ply, bint parent_whole) noexcept nogil:
+    """The groups of `pos`, the node at `ply`, into its ply's list: from its parent's list
+    when that is whole, else (the parent's list holds only its band's groups, see
+    frontier_view) by a walk of the whole board, its masks after the parent's."""
+    cdef GroupList *groups = &s.buffers.lists[ply]
+    if parent_whole:
+        list_child_groups(&s.buffers.lists[ply - 1], s.buffers.played[ply - 1], pos, groups)
+    else:
+        groups.mask_start = s.buffers.lists[ply - 1].mask_end
+        list_groups(pos, groups)
+    s.buffers.summaries[ply].ready = 0
+    s.buffers.indexes[ply].ready = 0
+
+
+cdef int32_t quiesce(SearchState *s, const Position *pos, int plies_left, int32_t alpha, int32_t beta,
+                     int ply, bint parent_whole) noexcept nogil:
+    """The value of `pos`, a node at or past the horizon at `ply` (`parent_whole`: its
+    parent's list at ply - 1 holds all its groups): the larger of its evaluation and its hot
+    moves' values, each move searched likewise with one ply fewer left. Fail-soft in
+    (alpha, beta). Only a hot node's groups are listed."""
+    cdef GroupList *groups
+    cdef const Group **order
+    cdef int32_t *scores
+    cdef const Group *g
+    cdef Position child
+    cdef int i, count
+    cdef int32_t best, value, points
+    if pos.fruit == 0:
+        return 0
+    s.stats.horizon_hits += 1
+    best = evaluate_child(s, pos, ply - 1)     # first: it may use this ply's list as scratch
+    if plies_left == 0 or (s.config.alpha_beta and best >= beta) or not has_hot_group(s, pos, ply):
+        return best
+    if best > alpha:
+        alpha = best
+    groups = &s.buffers.lists[ply]
+    order = s.buffers.order + ply * s.buffers.room
+    scores = s.buffers.scores + ply * s.buffers.room
+    list_hot_node(s, pos, ply, parent_whole)
+    count = groups_of_size(groups, s.config.hot_size, MAX_GROUPS, order)
+    score_moves(&s.ordering, order, count, scores, NO_MOVE)
+    for i in range(count):
+        pick_next(order, scores, count, i)
+        g = order[i]
+        points = play_group(&child, pos, g, group_masks(groups, g))
+        s.buffers.played[ply] = g
+        value = points
+        if child.fruit:
+            if enter_node(s):
+                return 0
+            if s.config.alpha_beta:
+                value -= quiesce(s, &child, plies_left - 1, points - beta, points - alpha, ply + 1, True)
+            else:
+                value -= quiesce(s, &child, plies_left - 1, -INFINITE, INFINITE, ply + 1, True)
+            if s.clock.stop:
+                return 0
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+                if s.config.alpha_beta and alpha >= beta:
+                    break
+    return best
+
+
+cdef inline int32_t horizon_value(SearchState *s, const Position *pos, int32_t alpha, int32_t beta,
+                                  int ply, bint parent_whole) noexcept nogil:
+    """The value of `pos`, a horizon node at `ply`: its evaluation, or its quiescence
+    search when the config asks for one."""
+    if s.config.quiescence:
+        return quiesce(s, pos, s.config.quiescence, alpha, beta, ply, parent_whole)
+    s.stats.horizon_hits += 1
+    return evaluate_child(s, pos, ply - 1)
+
 # ---------------------------------------------------------------- negamax
 
 
@@ -215,7 +309,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     cdef Position child
     cdef const Group *g
     cdef int i, bound, reduce, count
-    cdef bint lazy = False
+    cdef bint lazy = False, shortcut
     cdef FrontierView view
     cdef int32_t best = -INFINITE, value, points, alpha_in = alpha
     cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
@@ -231,8 +325,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     if depth == 0:
         # No table probe here: a stored value from a deeper search may be negative, and
         # the frontier's pruning below relies on the horizon value being the evaluation.
-        s.stats.horizon_hits += 1
-        return evaluate_child(s, pos, ply - 1)
+        return horizon_value(s, pos, alpha, beta, ply, True)
     entry = table_slot(&s.table, key)
     if entry != NULL:
         s.stats.tt_probes += 1
@@ -248,7 +341,8 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     order = s.buffers.order + ply * s.buffers.room
     scores = s.buffers.scores + ply * s.buffers.room
     s.buffers.indexes[ply].ready = 0
-    if frontier and ply > 0 and s.config.frontier_shortcut and not needs_parent_list(s.config.eval_kind):
+    shortcut = frontier and ply > 0 and s.config.frontier_shortcut and not needs_parent_list(s.config.eval_kind)
+    if shortcut:
         # Read from the parent's list, not listed: the children are evaluated from the
         # summary. The first move is found alone, for it mostly settles the node.
         index = &s.buffers.indexes[ply - 1]
@@ -295,14 +389,14 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
             points = play_group(&child, pos, g, group_masks(groups, g))
             s.buffers.played[ply] = g
             if frontier:
-                # the child is a horizon node, whose value does not depend on the window:
-                # evaluate it once rather than in a null window and again in the full one
+                # the child is a horizon node, whose value does not depend on the window (a
+                # quiescence search's barely does): search it once, in the full window,
+                # rather than in a null window and again in the full one
                 value = points
                 if child.fruit:
                     if enter_node(s):
                         return 0
-                    s.stats.horizon_hits += 1
-                    value -= evaluate_child(s, &child, ply)
+                    value -= horizon_value(s, &child, points - beta, points - alpha, ply + 1, not shortcut)
             elif not s.config.alpha_beta:
                 value = points - negamax(s, &child, depth - 1, -INFINITE, INFINITE, ply + 1)
             elif i == 0:

@@ -1,6 +1,7 @@
-"""The candidate evaluations of issue 44 as players for a match: the agent as it plays,
-its horizon judged by a candidate, and the same at a fixed depth to compare judgement at
-equal depth (docs/strength.md, "Past the search ceiling").
+"""The candidates of issue 44 as players for a match: the agent as it plays, its horizon
+judged by a candidate evaluation or extended by a quiescence search of hot moves, and the
+same at a fixed depth to compare judgement at equal depth (docs/strength.md, "Past the
+search ceiling").
 
     python3 -m agent match py:agent.tuning.candidates:hot_exchange ours --in-process --paired ...
     python3 -m agent match py:agent.tuning.candidates:hot_exchange_at_depth_4 \\
@@ -10,6 +11,14 @@ equal depth (docs/strength.md, "Past the search ceiling").
 from agent.players import SearchPlayer
 
 EQUAL_DEPTH = 4
+# The quiescence candidate: past the horizon, up to QUIESCENCE_PLIES plies of moves that
+# take a group of at least HOT_SIZE fruit (Searcher's quiescence and hot_size).
+QUIESCENCE_PLIES = 2
+HOT_SIZE = 9
+QUIESCENCE = {"quiescence": QUIESCENCE_PLIES, "hot_size": HOT_SIZE}
+# Groups of 9 are rare in play on 26x26 p9 (both sides take the largest early): a hot size
+# that the search meets.
+QUIESCENCE_HOT_6 = {"quiescence": QUIESCENCE_PLIES, "hot_size": 6}
 
 
 def hot_exchange(depth=None) -> SearchPlayer:
@@ -18,6 +27,23 @@ def hot_exchange(depth=None) -> SearchPlayer:
 
 def greedy_line(depth=None) -> SearchPlayer:
     return SearchPlayer(depth=depth, evaluation="greedy-line")
+
+
+def quiescence(depth=None) -> SearchPlayer:
+    """The agent with its own evaluation, the horizon extended by the quiescence search."""
+    return SearchPlayer(depth=depth, core_options=QUIESCENCE, name=None if depth else "quiescence")
+
+
+def quiescence_at_depth_4() -> SearchPlayer:
+    return SearchPlayer(depth=EQUAL_DEPTH, evaluation="pair-exchange", core_options=QUIESCENCE)
+
+
+def quiescence_hot_6(depth=None) -> SearchPlayer:
+    return SearchPlayer(depth=depth, core_options=QUIESCENCE_HOT_6, name=None if depth else "quiescence-hot-6")
+
+
+def quiescence_hot_6_at_depth_4() -> SearchPlayer:
+    return SearchPlayer(depth=EQUAL_DEPTH, evaluation="pair-exchange", core_options=QUIESCENCE_HOT_6)
 
 
 def hot_exchange_at_depth_4() -> SearchPlayer:
@@ -33,10 +59,10 @@ def pair_exchange_at_depth_4() -> SearchPlayer:
     return SearchPlayer(depth=EQUAL_DEPTH, evaluation="pair-exchange")
 
 
-def speeds(evaluations, *, size: int = 26, types: int = 9, depth: int = 6, boards=(1, 2, 3), plies=(0, 60)) -> dict:
-    """{evaluation: nodes per CPU second} of the agent's search to `depth` with each
-    evaluation at its horizon, summed over the positions `plies` greedy moves into the
-    random boards of seeds `boards`."""
+def speeds(variants, *, size: int = 26, types: int = 9, depth: int = 6, boards=(1, 2, 3), plies=(0, 60)) -> dict:
+    """{label: (nodes per CPU second, CPU seconds)} of the agent's search to `depth` for
+    each variant (label, evaluation, core options), summed over the positions `plies`
+    greedy moves into the random boards of seeds `boards`."""
     import time
 
     from agent import rules
@@ -51,14 +77,25 @@ def speeds(evaluations, *, size: int = 26, types: int = 9, depth: int = 6, board
                 positions.append(grid)
             grid = rules.remove_and_fall(grid, rules.greedy_largest(grid))
     rates = {}
-    for evaluation in evaluations:
+    for label, evaluation, options in variants:
         nodes, start = 0, time.process_time()
         for grid in positions:
-            nodes += search(Board(grid), Limit(depth=depth), evaluation=evaluation).nodes
-        rates[evaluation] = nodes / (time.process_time() - start)
+            nodes += search(Board(grid), Limit(depth=depth), evaluation=evaluation, core_options=options).nodes
+        seconds = time.process_time() - start
+        rates[label] = (nodes / seconds, seconds)
     return rates
 
 
+VARIANTS = (
+    ("pair-exchange", "pair-exchange", None),
+    ("hot-exchange", "hot-exchange", None),
+    ("greedy-line", "greedy-line", None),
+    ("greedy-pair", "greedy-pair", None),
+    ("quiescence", "pair-exchange", QUIESCENCE),
+    ("quiescence-6", "pair-exchange", QUIESCENCE_HOT_6),
+)
+
+
 if __name__ == "__main__":
-    for name, rate in speeds(("pair-exchange", "hot-exchange", "greedy-line", "greedy-pair")).items():
-        print(f"{name:<14} {rate / 1e6:5.2f} M nodes/s")
+    for label, (rate, seconds) in speeds(VARIANTS).items():
+        print(f"{label:<14} {rate / 1e6:5.2f} M nodes/s  {seconds:6.1f} s to depth 6 over the 6 positions")
