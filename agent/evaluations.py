@@ -13,21 +13,14 @@ Adding an evaluation:
    value in ext/evaluation.pxd's `cpdef enum` (and EVAL_KINDS one higher), and its line
    in evaluate()'s dispatch. It must be >= 0 on every position.
 2. Oracle: a plain function grid -> int over agent.rules (the existing ones live there).
-3. Registration: one `Evaluation(...)` line in EVALUATIONS below, and the same name in
-   agent.move.deepening.EVALUATION_KINDS, by which a player is given it
-   (`SearchPlayer(evaluation=NAME)`).
+3. Registration: its name and EVAL_* in agent.move.deepening.EVALUATION_KINDS, by which
+   a player is given it (`SearchPlayer(evaluation=NAME)`), and one `Evaluation(NAME,
+   oracle)` line in EVALUATIONS below.
 The tests then cover it; `Searcher(board, eval_kind=...)` accepts it.
 """
 
 from agent import rules
-from agent._core import (
-    EVAL_ALTERNATING,
-    EVAL_GREEDY_LINE,
-    EVAL_GREEDY_PAIR,
-    EVAL_HOT_EXCHANGE,
-    EVAL_NONE,
-    EVAL_PAIR_EXCHANGE,
-)
+from agent.move.deepening import EVALUATION_KINDS
 
 # The candidates' weights compiled into the core (ext/evaluation.pxd): HOT_PAIR,
 # HOT_EXCHANGE, HOT_SWITCHES, HOT_CONSTANT and LINE_PAIR, LINE_WEIGHT, LINE_CONSTANT.
@@ -38,9 +31,9 @@ LINE_WEIGHTS = (258, 117, 4096)
 class Evaluation:
     __slots__ = ("name", "kind", "oracle")
 
-    def __init__(self, name: str, kind: int, oracle):
-        self.name = name  # for test ids and messages
-        self.kind = kind  # the core's EVAL_* value
+    def __init__(self, name: str, oracle):
+        self.name = name  # for test ids and messages, as the search options name it
+        self.kind = EVALUATION_KINDS[name]  # the core's EVAL_* value
         self.oracle = oracle  # grid -> int, the same value computed plainly
 
     def __repr__(self):
@@ -53,13 +46,13 @@ def bare_margin(grid) -> int:
 
 
 EVALUATIONS = (
-    Evaluation("none", EVAL_NONE, bare_margin),
-    Evaluation("greedy-pair", EVAL_GREEDY_PAIR, rules.greedy_pair_value),
-    Evaluation("alternating", EVAL_ALTERNATING, rules.alternating_value),
+    Evaluation("none", bare_margin),
+    Evaluation("greedy-pair", rules.greedy_pair_value),
+    Evaluation("alternating", rules.alternating_value),
     # the weights compiled into the core (ext/evaluation.pxd, BLEND_*), spelled out here
-    Evaluation("pair-exchange", EVAL_PAIR_EXCHANGE, lambda grid: rules.pair_exchange_blend(grid, (465, 325, 4222))),
+    Evaluation("pair-exchange", lambda grid: rules.pair_exchange_blend(grid, (465, 325, 4222))),
     # candidates past the search ceiling (docs/strength.md, issue 44), not the agent's own:
     # HOT_* and LINE_* of ext/evaluation.pxd spelled out
-    Evaluation("hot-exchange", EVAL_HOT_EXCHANGE, lambda grid: rules.hot_exchange_blend(grid, HOT_WEIGHTS, 4)),
-    Evaluation("greedy-line", EVAL_GREEDY_LINE, lambda grid: rules.greedy_line_blend(grid, LINE_WEIGHTS, 4)),
+    Evaluation("hot-exchange", lambda grid: rules.hot_exchange_blend(grid, HOT_WEIGHTS, 4)),
+    Evaluation("greedy-line", lambda grid: rules.greedy_line_blend(grid, LINE_WEIGHTS, 4)),
 )

@@ -53,3 +53,13 @@ def grids(draw, max_size=26, max_types=9):
     seed = draw(st.integers(0, 2**32 - 1))
     emptiness = draw(st.sampled_from([0.0, 0.0, 0.2, 0.5, 0.9]))
     return random_grid(random.Random(seed), n, types, emptiness)
+
+
+def mid_game(seed: int, size: int, types: int, share: float) -> tuple:
+    """A full random board after random moves have taken about `share` of its fruit."""
+    rng = random.Random(seed)
+    grid = rules.random_board(seed, size, types)
+    target = rules.fruit_count(grid) * (1 - share)
+    while rules.fruit_count(grid) > target:
+        grid = rules.remove_and_fall(grid, rng.choice(rules.groups(grid)))
+    return grid

@@ -2,9 +2,8 @@
 greedy line, held to their oracles in agent.rules on positions of real games (random
 moves from full boards), by hand on a board worked out on paper, and inside the search."""
 
-import random
-
 import pytest
+from fruit_helpers import mid_game
 
 from agent import rules
 from agent._core import Board, Searcher
@@ -12,16 +11,6 @@ from agent.evaluations import EVALUATIONS
 
 CANDIDATES = [e for e in EVALUATIONS if e.name in ("hot-exchange", "greedy-line")]
 each_candidate = pytest.mark.parametrize("evaluation", CANDIDATES, ids=lambda e: e.name)
-
-
-def mid_game(seed: int, size: int, types: int, share: float) -> tuple:
-    """A full random board after random moves have taken about `share` of its fruit."""
-    rng = random.Random(seed)
-    grid = rules.random_board(seed, size, types)
-    target = rules.fruit_count(grid) * (1 - share)
-    while rules.fruit_count(grid) > target:
-        grid = rules.remove_and_fall(grid, rng.choice(rules.groups(grid)))
-    return grid
 
 
 def test_both_candidates_are_registered():

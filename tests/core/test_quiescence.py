@@ -2,25 +2,14 @@
 fixed-depth searches with it on equal minimax with agent.rules.quiescence_value at the
 horizon, exactly, on small random boards; off, the search is the one it was."""
 
-import random
-
 import pytest
+from fruit_helpers import mid_game
 
 from agent import rules
 from agent._core import Board, Searcher
 from agent.evaluations import EVALUATIONS
 
 BY_NAME = {e.name: e for e in EVALUATIONS}
-
-
-def mid_game(seed: int, size: int, types: int, share: float) -> tuple:
-    """A full random board after random moves have taken about `share` of its fruit."""
-    rng = random.Random(seed)
-    grid = rules.random_board(seed, size, types)
-    target = rules.fruit_count(grid) * (1 - share)
-    while rules.fruit_count(grid) > target:
-        grid = rules.remove_and_fall(grid, rng.choice(rules.groups(grid)))
-    return grid
 
 
 def test_the_oracle_on_a_board_worked_out_by_hand():
