@@ -23,9 +23,11 @@ from agent import rules
 from agent.move.deepening import EVALUATION_KINDS
 
 # The candidates' weights compiled into the core (ext/evaluation.pxd): HOT_PAIR,
-# HOT_EXCHANGE, HOT_SWITCHES, HOT_CONSTANT and LINE_PAIR, LINE_WEIGHT, LINE_CONSTANT.
+# HOT_EXCHANGE, HOT_SWITCHES, HOT_CONSTANT; LINE_PAIR, LINE_WEIGHT, LINE_CONSTANT; and
+# LARGEST_PAIR, LARGEST_EXCHANGE, LARGEST_SQUARE, LARGEST_CONSTANT.
 HOT_WEIGHTS = (176, 258, 228, 4361)
 LINE_WEIGHTS = (258, 117, 4096)
+LARGEST_WEIGHTS = (273, 273, 151, 3622)
 
 
 class Evaluation:
@@ -55,4 +57,5 @@ EVALUATIONS = (
     # HOT_* and LINE_* of ext/evaluation.pxd spelled out
     Evaluation("hot-exchange", lambda grid: rules.hot_exchange_blend(grid, HOT_WEIGHTS, 4)),
     Evaluation("greedy-line", lambda grid: rules.greedy_line_blend(grid, LINE_WEIGHTS, 4)),
+    Evaluation("largest-exchange", lambda grid: rules.largest_exchange_blend(grid, LARGEST_WEIGHTS)),
 )

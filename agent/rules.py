@@ -246,6 +246,18 @@ def hot_exchange_blend(grid: Grid, weights, count: int = 4) -> int:
     return max(0, (a * pair + b * exchange + h * hot + c + 500) // 1000)
 
 
+def largest_exchange_blend(grid: Grid, weights) -> int:
+    """The core's largest exchange: (a * greedy_pair + b * greedy_exchange + s * g1^2 + c)
+    / 1000 for `weights` (a, b, s, c) in thousandths, g1 the largest group's size, rounded
+    (halves up), never below 0; 0 on an empty board."""
+    found = groups(grid)
+    if not found:
+        return 0
+    a, b, s, c = weights
+    first = max(len(g) for g in found)
+    return max(0, (a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + s * first * first + c + 500) // 1000)
+
+
 def greedy_largest(grid: Grid) -> Group:
     """The largest group; of several, the one with the least group_key."""
     return min(groups(grid), key=lambda g: (-len(g), group_key(grid, g)))

@@ -15,9 +15,10 @@ cpdef enum:
     EVAL_PAIR_EXCHANGE = 3   # a fitted blend of the greedy pair and the greedy exchange
     EVAL_HOT_EXCHANGE = 4    # the pair exchange and the hot switches of the largest groups
     EVAL_GREEDY_LINE = 5     # a fitted blend of the greedy pair and a greedy line of 4 plies
+    EVAL_LARGEST_EXCHANGE = 6  # the pair exchange and the largest group's square
 
 cdef enum:
-    EVAL_KINDS = 6           # the kinds above are 0 .. EVAL_KINDS - 1
+    EVAL_KINDS = 7           # the kinds above are 0 .. EVAL_KINDS - 1
     # EVAL_PAIR_EXCHANGE's weights in thousandths: (PAIR * greedy pair + EXCHANGE * greedy
     # exchange + CONSTANT) / 1000, rounded, never below 0 (the 12x12 p4 fit of
     # docs/strength-eval.md; agent/evaluations.py gives its oracle the same numbers).
@@ -40,6 +41,13 @@ cdef enum:
     LINE_PAIR = 258
     LINE_WEIGHT = 117
     LINE_CONSTANT = 4096
+    # EVAL_LARGEST_EXCHANGE: the pair exchange's two terms and the square of the largest
+    # group, weighted LARGEST_* (the 26x26 p9 fit of the same labels): the three squares
+    # g1^2, g2^2 and the reply's weighed apart instead of in the pair's fixed differences.
+    LARGEST_PAIR = 273
+    LARGEST_EXCHANGE = 273
+    LARGEST_SQUARE = 151
+    LARGEST_CONSTANT = 3622
 
 # The value of `pos`, the position `move` leaves; `parent` is the list of the position
 # the move was played in, `summary` its summary when needs_summary(kind) (else unread),

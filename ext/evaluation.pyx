@@ -8,7 +8,8 @@ from core_types cimport MAX_GROUPS, MAX_N
 
 
 cdef bint needs_summary(int kind) noexcept nogil:
-    return kind == EVAL_GREEDY_PAIR or kind == EVAL_PAIR_EXCHANGE or kind == EVAL_HOT_EXCHANGE
+    return (kind == EVAL_GREEDY_PAIR or kind == EVAL_PAIR_EXCHANGE or kind == EVAL_HOT_EXCHANGE
+            or kind == EVAL_LARGEST_EXCHANGE)
 
 
 cdef bint needs_parent_list(int kind) noexcept nogil:
@@ -155,10 +156,11 @@ cdef bint largest_sizes(const GroupSummary *summary, int32_t *sizes, int count) 
 
 cdef void exchange_terms(const Position *pos, const Group *move, const GroupList *parent,
                          const GroupSummary *summary, GroupList *scratch, int32_t *pair,
-                         int32_t *exchange, int32_t *hot) noexcept nogil:
+                         int32_t *exchange, int32_t *hot, int32_t *first) noexcept nogil:
     """Into `pair` the greedy pair and into `exchange` the greedy exchange of `pos` (not
     empty): the mover takes a largest group (of several, the one that leaves the opponent
-    the least), the opponent the largest group of what is left. Into `hot` unless NULL,
+    the least), the opponent the largest group of what is left. Into `first` unless NULL,
+    the largest group's size. Into `hot` unless NULL,
     g1^2 - g2^2 + g3^2 - ... over the HOT_GROUPS largest groups, as independent hot
     switches. Only the move's band is walked, and each largest group's band once it is
     taken; where the summary cannot tell (its list of the largest groups runs out, all
@@ -200,6 +202,8 @@ cdef void exchange_terms(const Position *pos, const Group *move, const GroupList
         least = least_reply(pos, largest, count, least, scratch, &own)
     pair[0] = pair_value(&seen)
     exchange[0] = seen.first * seen.first - least * least
+    if first != NULL:
+        first[0] = seen.first
     if hot != NULL:
         largest_sizes(&own, sizes, HOT_GROUPS)
         hot[0] = 0
@@ -215,7 +219,7 @@ cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const G
     cdef int64_t blend
     if pos.fruit == 0:
         return 0
-    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL)
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, NULL)
     blend = <int64_t>BLEND_PAIR * pair + <int64_t>BLEND_EXCHANGE * exchange + BLEND_CONSTANT + 500
     return <int32_t>(blend // 1000) if blend > 0 else 0
 
@@ -229,9 +233,23 @@ cdef int32_t hot_exchange_value(const Position *pos, const Group *move, const Gr
     cdef int64_t blend
     if pos.fruit == 0:
         return 0
-    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, &hot)
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, &hot, NULL)
     blend = (<int64_t>HOT_PAIR * pair + <int64_t>HOT_EXCHANGE * exchange + <int64_t>HOT_SWITCHES * hot
              + HOT_CONSTANT + 500)
+    return <int32_t>(blend // 1000) if blend > 0 else 0
+
+
+cdef int32_t largest_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
+                                    const GroupSummary *summary, GroupList *scratch) noexcept nogil:
+    """(LARGEST_PAIR * greedy pair + LARGEST_EXCHANGE * greedy exchange + LARGEST_SQUARE *
+    g1^2 + LARGEST_CONSTANT) / 1000, rounded, >= 0, g1 the largest group's size."""
+    cdef int32_t pair, exchange, first
+    cdef int64_t blend
+    if pos.fruit == 0:
+        return 0
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, &first)
+    blend = (<int64_t>LARGEST_PAIR * pair + <int64_t>LARGEST_EXCHANGE * exchange
+             + <int64_t>LARGEST_SQUARE * first * first + LARGEST_CONSTANT + 500)
     return <int32_t>(blend // 1000) if blend > 0 else 0
 
 
@@ -306,4 +324,6 @@ cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const Gr
         return hot_exchange_value(pos, move, parent, summary, scratch)
     if kind == EVAL_GREEDY_LINE:
         return greedy_line_value(pos)
+    if kind == EVAL_LARGEST_EXCHANGE:
+        return largest_exchange_value(pos, move, parent, summary, scratch)
     return 0

@@ -26,11 +26,13 @@ def _add_move(sub) -> None:
 OPPONENT_MODELS = ("best", "greedy")
 
 
-MOVE_OPTIONS = ("input", "output", "calibration", "verbose", "opponent", "depth")
+MOVE_OPTIONS = ("input", "output", "calibration", "verbose", "opponent", "depth", "evaluation")
 BARE_PREFIX = "bare_"  # the move options given with no subcommand, kept apart from `move`'s
 
 
 def add_move_arguments(p, prefix: str = "") -> None:
+    from agent.move.deepening import EVALUATION_KINDS
+
     p.add_argument(
         "--input",
         dest=prefix + "input",
@@ -75,6 +77,15 @@ def add_move_arguments(p, prefix: str = "") -> None:
         default=None,
         help="search exactly this deep, 1..676, whatever the clock says (for "
         "reproducible comparisons; the time limit is then yours to keep)",
+    )
+    p.add_argument(
+        "--evaluation",
+        dest=prefix + "evaluation",
+        choices=tuple(EVALUATION_KINDS),
+        default=None,
+        help="judge the positions at the search's horizon with this evaluation instead of "
+        "the agent's own (pair-exchange from 12x12 up, greedy-pair below): the candidates "
+        "of docs/strength.md, for matches that measure them",
     )
     p.set_defaults(handler="agent.move.command")
 

@@ -17,12 +17,14 @@ VALUE_OPTIONS = {
     "--calibration": "calibration_path",
     "--opponent": "opponent",
     "--depth": "depth",
+    "--evaluation": "evaluation",
 }
 
 
 def move_options(words) -> dict:
     """play_files' arguments for `[move] [--input F] [--output F] [--calibration F]
-    [--verbose] [--opponent best|greedy] [--depth D]`, or None for anything else (help,
+    [--verbose] [--opponent best|greedy] [--depth D] [--evaluation NAME]`, or None for
+    anything else (help,
     another subcommand, a value out of range): the full parser then answers it."""
     words = list(words)
     if words and words[0] == "move":
@@ -46,6 +48,11 @@ def move_options(words) -> dict:
         if not (depth.isascii() and depth.isdigit() and 1 <= int(depth) <= 676):
             return None
         options["depth"] = int(depth)
+    if "evaluation" in options:
+        from agent.move.deepening import EVALUATION_KINDS  # the core: paid only with the option
+
+        if options["evaluation"] not in EVALUATION_KINDS:
+            return None
     return options
 
 
@@ -66,6 +73,7 @@ def run(args) -> int:
         args.verbose,
         greedy_opponent=args.opponent == "greedy",
         depth=args.depth,
+        evaluation=args.evaluation,
         program="fruit-rage move" if args.command == "move" else "fruit-rage",
     )
 
@@ -77,6 +85,7 @@ def play_files(
     verbose=False,
     greedy_opponent=False,
     depth=None,
+    evaluation=None,
     program: str = "fruit-rage",
 ) -> int:
     """The agent's move: input_path -> output_path; `program` names the command in its
@@ -87,7 +96,9 @@ def play_files(
         from agent.move.player import choose_move  # after parsing: a bad file costs no core load
 
         path = calibration_path if calibration_path is not None else calibration_beside(input_path)
-        choice = choose_move(game, load(path), verbose=verbose, greedy_opponent=greedy_opponent, depth=depth)
+        choice = choose_move(
+            game, load(path), verbose=verbose, greedy_opponent=greedy_opponent, depth=depth, evaluation=evaluation
+        )
         return choice.name, choice.next_grid
 
     return answer_files(input_path, output_path, agent_choice, program)

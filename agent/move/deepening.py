@@ -8,6 +8,7 @@ from agent._core import (
     EVAL_GREEDY_LINE,
     EVAL_GREEDY_PAIR,
     EVAL_HOT_EXCHANGE,
+    EVAL_LARGEST_EXCHANGE,
     EVAL_NONE,
     EVAL_PAIR_EXCHANGE,
     INFINITE_VALUE,
@@ -43,6 +44,7 @@ EVALUATION_KINDS = {
     "pair-exchange": EVAL_PAIR_EXCHANGE,
     "hot-exchange": EVAL_HOT_EXCHANGE,
     "greedy-line": EVAL_GREEDY_LINE,
+    "largest-exchange": EVAL_LARGEST_EXCHANGE,
 }
 
 

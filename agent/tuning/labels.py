@@ -20,21 +20,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import sys
 from dataclasses import asdict, dataclass
 from typing import Callable, Optional
 
 import numpy as np
 
 from agent import rules
-from agent.evaluations import HOT_WEIGHTS, LINE_WEIGHTS
+from agent.cli_support import interrupted, number, printable
+from agent.evaluations import HOT_WEIGHTS, LARGEST_WEIGHTS, LINE_WEIGHTS
 from agent.tuning.fit import fit_ridge, held_out_games, r_squared
 
 PAIR_EXCHANGE_WEIGHTS = (465, 325, 4222)  # the core's BLEND_* (ext/evaluation.pxd)
 # The candidates' feature sets, whose fits give the core's weights (ext/evaluation.pxd)
 HOT_EXCHANGE = "greedy pair + greedy exchange + hot sum of 4"
 GREEDY_LINE = "greedy pair + greedy line of 4"
+LARGEST_EXCHANGE = "greedy pair + greedy exchange + largest square"
 
 
 @dataclass(frozen=True)
@@ -122,9 +126,15 @@ FEATURE_SETS = {
     "hot exchange as used": lambda g: (rules.hot_exchange_blend(g, HOT_WEIGHTS, 4),),
     GREEDY_LINE: lambda g: (rules.greedy_pair_value(g), rules.greedy_line_value(g, 4)),
     "greedy line as used": lambda g: (rules.greedy_line_blend(g, LINE_WEIGHTS, 4),),
+    LARGEST_EXCHANGE: lambda g: (
+        rules.greedy_pair_value(g),
+        rules.greedy_exchange_value(g),
+        max((len(group) for group in rules.groups(g)), default=0) ** 2,
+    ),
+    "largest exchange as used": lambda g: (rules.largest_exchange_blend(g, LARGEST_WEIGHTS),),
     "20 features": _twenty,
 }
-AS_USED = ("pair exchange as used", "hot exchange as used", "greedy line as used")
+AS_USED = ("pair exchange as used", "hot exchange as used", "greedy line as used", "largest exchange as used")
 
 
 def feature_rows(positions: list, features: Callable) -> np.ndarray:
@@ -143,9 +153,10 @@ def heldout_r2(positions: list, features: np.ndarray, *, fitted: bool, splits: i
     is the prediction."""
     labels = np.array([p.label for p in positions], dtype=float)
     games = np.array([p.game for p in positions])
+    ids = sorted(set(games.tolist()))  # a hand-made file may number its games with gaps
     scores = []
     for split in range(splits):
-        test = np.isin(games, sorted(held_out_games(int(games.max()) + 1, 0.25, seed + split)))
+        test = np.isin(games, [ids[i] for i in held_out_games(len(ids), 0.25, seed + split)])
         if fitted:
             predictions = fit_predict(features[~test], labels[~test], features[test], ridge)
         else:
@@ -178,30 +189,149 @@ def r2_table(positions: list, *, splits: int = 10, seed: int = 1, ridge: float =
     }
 
 
+# A saved file holds a few thousand positions of at most 26 rows: a few MB. Read no more.
+MAX_LABELS_BYTES = 64 * 1024 * 1024
+FIELDS = ("rows", "game", "ply", "label", "depth", "exact")
+
+
 def save(positions: list, path: str) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
+    """Write `positions` to `path` as JSON; FileExistsError when `path` exists: a file
+    someone already has is never written over."""
+    with open(path, "x", encoding="utf-8") as handle:
         json.dump([asdict(p) for p in positions], handle)
 
 
 def load(path: str) -> list:
-    with open(path, encoding="utf-8") as handle:
-        return [LabelledPosition(**{**p, "rows": tuple(p["rows"])}) for p in json.load(handle)]
+    """The positions a file of `save` holds; ValueError naming the file, and the position
+    and field at fault, for anything else (a folder, a FIFO, a file too large, not JSON,
+    a position that is no board)."""
+    from agent.cli_support import file_kind, is_regular_file
+
+    try:
+        # O_NONBLOCK: a FIFO's open would otherwise wait for a writer before fstat tells it
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            mode = os.fstat(fd).st_mode
+            if not is_regular_file(mode):
+                raise ValueError(f"{path}: {file_kind(mode)}, not a file of labelled positions")
+            with os.fdopen(os.dup(fd), "rb") as handle:
+                data = handle.read(MAX_LABELS_BYTES + 1)
+        finally:
+            os.close(fd)
+    except OSError as error:
+        raise ValueError(f"{path}: {(error.strerror or str(error)).lower()}") from None
+    if len(data) > MAX_LABELS_BYTES:
+        raise ValueError(f"{path}: larger than {MAX_LABELS_BYTES // (1024 * 1024)} MB: not a file of labelled positions")
+    try:
+        saved = json.loads(data)
+    except (ValueError, RecursionError):
+        raise ValueError(f"{path}: not JSON: not a file of labelled positions") from None
+    if not isinstance(saved, list) or not saved:
+        raise ValueError(f"{path}: not a list of labelled positions")
+    return [_position(entry, f"{path}: position {number}") for number, entry in enumerate(saved, 1)]
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python3 -m agent.tuning.labels", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--size", type=int, default=12)
-    parser.add_argument("--types", type=int, default=4)
-    parser.add_argument("--games", type=int, default=30)
-    parser.add_argument("--per-game", type=int, default=20)
-    parser.add_argument("--play-depth", type=int, default=4, help="self-play's search depth")
-    parser.add_argument("--label-depth", type=int, default=7, help="the labelling search's depth")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--splits", type=int, default=10)
-    parser.add_argument("--ridge", type=float, default=1.0)
-    parser.add_argument("--save", metavar="FILE", help="write the labelled positions to FILE (JSON)")
+def _position(entry, where: str) -> LabelledPosition:
+    from agent.board import Board
+
+    if not isinstance(entry, dict) or sorted(entry) != sorted(FIELDS):
+        raise ValueError(f"{where}: needs exactly the fields {', '.join(FIELDS)}")
+    rows = entry["rows"]
+    if not isinstance(rows, list):
+        raise ValueError(f"{where}: rows: not a list of rows")
+    try:
+        Board(rows)
+    except ValueError as error:
+        raise ValueError(f"{where}: rows: {printable(error)}") from None
+    for name in ("game", "ply", "label", "depth"):
+        value = entry[name]
+        if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 10**6:
+            raise ValueError(f"{where}: {name}: not a whole number of at most a million: {printable(value)[:40]}")
+    if entry["game"] < 0 or entry["ply"] < 0 or entry["depth"] < 1:
+        raise ValueError(f"{where}: game and ply are >= 0, depth >= 1")
+    if not isinstance(entry["exact"], bool):
+        raise ValueError(f"{where}: exact: not true or false")
+    return LabelledPosition(**{**entry, "rows": tuple(rows)})
+
+
+def forward_selection(positions: list, columns: dict, steps: int, *, splits: int, seed: int, ridge: float) -> list:
+    """Greedy forward selection over `columns` ({name: a value per position}): at each step
+    the one column whose addition gives the best median held-out R^2; [(name, R^2 of the
+    columns chosen so far)], `steps` long at most."""
+    names = list(columns)
+    matrix = np.column_stack([np.asarray(columns[name], dtype=float) for name in names])
+    chosen, steps_taken = [], []
+    for _ in range(min(steps, len(names))):
+        scores = {
+            index: heldout_r2(positions, matrix[:, chosen + [index]], fitted=True, splits=splits, seed=seed, ridge=ridge)
+            for index in range(len(names))
+            if index not in chosen
+        }
+        best = max(scores, key=lambda index: (scores[index], -index))
+        chosen.append(best)
+        steps_taken.append((names[best], scores[best]))
+    return steps_taken
+
+
+def selection_columns(positions: list) -> dict:
+    """The columns forward_selection chooses from: the 20 features of agent.tuning.features,
+    the pair exchange as the agent uses it, and the hot sum of the 4 largest groups."""
+    from agent.tuning.features import FEATURE_NAMES
+
+    twenty = feature_rows(positions, _twenty)
+    columns = {name: twenty[:, index] for index, name in enumerate(FEATURE_NAMES)}
+    columns["pair_exchange"] = feature_rows(positions, FEATURE_SETS["pair exchange as used"])[:, 0]
+    columns["hot_sum_4"] = feature_rows(positions, lambda g: (rules.hot_exchange_value(g, 4),))[:, 0]
+    return columns
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python3 -m agent.tuning.labels",
+        description=__doc__.split("\n\n")[0],
+        epilog="exit codes: 0 done, 2 bad arguments or a file that is not a saved file of positions, 130 interrupted",
+    )
+    parser.add_argument("--size", type=number(int, 1, rules.MAX_SIZE), default=12, help="board side (default: 12)")
+    parser.add_argument("--types", type=number(int, 1, rules.MAX_TYPES), default=4, help="fruit types (default: 4)")
+    parser.add_argument("--games", type=number(int, 2), default=30, help="self-play games, >= 2 (default: 30)")
+    parser.add_argument(
+        "--per-game", type=number(int, 1), default=20, help="positions labelled per game, at most (default: 20)"
+    )
+    parser.add_argument(
+        "--play-depth", type=number(int, 1, 12), default=4, help="self-play's search depth, 1..12 (default: 4)"
+    )
+    parser.add_argument(
+        "--label-depth", type=number(int, 1, 12), default=7, help="the labelling search's depth, 1..12 (default: 7)"
+    )
+    parser.add_argument("--seed", type=number(int, 0), default=1, help="seed of the boards and the splits (default: 1)")
+    parser.add_argument("--splits", type=number(int, 1, 1000), default=10, help="random splits by game (default: 10)")
+    parser.add_argument("--ridge", type=number(float, 0), default=1.0, help="ridge penalty, >= 0 (default: 1)")
+    parser.add_argument(
+        "--forward",
+        type=number(int, 1, 22),
+        metavar="K",
+        help="also choose K of the 20 features, the pair exchange and the hot sum one at a time, "
+        "each the best addition by held-out R^2",
+    )
+    parser.add_argument("--save", metavar="FILE", help="write the labelled positions to FILE (JSON), a new file")
     parser.add_argument("--load", metavar="FILE", help="fit the positions FILE holds instead of playing")
     args = parser.parse_args(argv)
+    program = parser.prog
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return interrupted(program, mid_line=True)
+    except np.linalg.LinAlgError:
+        print(f"{program}: the positions are too few or too alike for a least-squares fit", file=sys.stderr)
+        return 2
+    except (ValueError, FileExistsError) as error:
+        print(f"{program}: {printable(error)}", file=sys.stderr)
+        return 2
+
+
+def _run(args) -> int:
+    if args.save and os.path.lexists(args.save):
+        raise FileExistsError(f"--save {args.save}: the file exists; give a new name")
     if args.load:
         positions = load(args.load)
     else:
@@ -216,16 +346,29 @@ def main(argv=None) -> None:
             progress=lambda done, total: print(f"game {done}/{total}", flush=True),
         )
         if args.save:
-            save(positions, args.save)
+            try:
+                save(positions, args.save)
+            except OSError as error:
+                raise ValueError(f"--save {args.save}: {(error.strerror or str(error)).lower()}") from None
     exact = sum(p.exact for p in positions)
     games = len({p.game for p in positions})
+    if games < 2:
+        raise ValueError(f"positions of {games} game: the fit needs at least 2 games, to hold some out")
     print(f"{len(positions)} positions of {games} games, {exact} labels exact;", end=" ")
     print(f"median held-out R^2 of {args.splits} splits")
     for name, r2 in r2_table(positions, splits=args.splits, seed=args.seed, ridge=args.ridge).items():
         print(f"  {name:<46} {r2:6.3f}")
-    for name in (HOT_EXCHANGE, GREEDY_LINE):
+    for name in (HOT_EXCHANGE, GREEDY_LINE, LARGEST_EXCHANGE):
         print(f"  weights in thousandths, fitted to all, of {name}: {blend_weights(positions, FEATURE_SETS[name])}")
+    if args.forward:
+        print("forward selection, each step's addition and the held-out R^2 of the columns so far:")
+        steps = forward_selection(
+            positions, selection_columns(positions), args.forward, splits=args.splits, seed=args.seed, ridge=args.ridge
+        )
+        for step, (name, r2) in enumerate(steps, 1):
+            print(f"  {step:>2} {name:<44} {r2:6.3f}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,5 +1,5 @@
-"""The candidate evaluations past the search ceiling (issue 44): the hot exchange and the
-greedy line, held to their oracles in agent.rules on positions of real games (random
+"""The candidate evaluations past the search ceiling (issue 44): the hot exchange, the
+greedy line and the largest exchange, held to their oracles in agent.rules on positions of real games (random
 moves from full boards), by hand on a board worked out on paper, and inside the search."""
 
 import pytest
@@ -9,12 +9,13 @@ from agent import rules
 from agent._core import Board, Searcher
 from agent.evaluations import EVALUATIONS
 
-CANDIDATES = [e for e in EVALUATIONS if e.name in ("hot-exchange", "greedy-line")]
+CANDIDATE_NAMES = ["hot-exchange", "greedy-line", "largest-exchange"]
+CANDIDATES = [e for e in EVALUATIONS if e.name in CANDIDATE_NAMES]
 each_candidate = pytest.mark.parametrize("evaluation", CANDIDATES, ids=lambda e: e.name)
 
 
-def test_both_candidates_are_registered():
-    assert [e.name for e in CANDIDATES] == ["hot-exchange", "greedy-line"]
+def test_every_candidate_is_registered():
+    assert [e.name for e in CANDIDATES] == CANDIDATE_NAMES
 
 
 def test_the_oracles_on_a_board_worked_out_by_hand():
@@ -26,6 +27,17 @@ def test_the_oracles_on_a_board_worked_out_by_hand():
     assert rules.greedy_line_value(grid, 4) == 9
     assert rules.group_key(grid, rules.group_at(grid, (1, 0))) == 1
     assert rules.group_key(grid, rules.group_at(grid, (2, 0))) == 0
+
+
+def test_the_largest_exchange_on_a_board_worked_out_by_hand():
+    grid = ("000", "112", "334")
+    # g1 = 3, g2 = 2: pair 5; taking the 0s leaves the 1s, 2 and 3s, 4 apart: reply 2,
+    # exchange 5; (273 * 5 + 273 * 5 + 151 * 9 + 3622 + 500) // 1000 = 8
+    assert rules.greedy_pair_value(grid) == 5 and rules.greedy_exchange_value(grid) == 5
+    assert rules.largest_exchange_blend(grid, (273, 273, 151, 3622)) == 8
+    # a blend below 0 is 0, as the frontier's pruning needs
+    assert rules.largest_exchange_blend(grid, (0, -1000, 0, 0)) == 0
+    assert rules.largest_exchange_blend(("**", "**"), (273, 273, 151, 3622)) == 0
 
 
 def test_the_greedy_line_stops_when_the_board_empties():

@@ -68,3 +68,61 @@ def test_the_table_from_a_saved_file(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "16 positions of 4 games" in out
     assert all(name in out for name in labels.FEATURE_SETS)
+
+
+def test_forward_selection_takes_the_column_that_explains_the_labels_first():
+    rng = np.random.default_rng(5)
+    signal, weak, noise = rng.normal(size=(3, 120))
+    positions = positions_with_labels(np.round(10 * signal + 3 * weak), np.arange(120) // 3)
+    steps = labels.forward_selection(
+        positions, {"noise": noise, "weak": weak, "signal": signal}, 2, splits=5, seed=1, ridge=0.0
+    )
+    assert [name for name, _ in steps] == ["signal", "weak"]
+    assert 0.8 < steps[0][1] < steps[1][1] <= 1.0
+
+
+def test_the_command_refuses_what_is_not_a_saved_file_and_keeps_what_exists(tmp_path, capsys):
+    import json
+    import os
+
+    saved = tmp_path / "saved.json"
+    labels.save(labels.labelled_positions(6, 3, games=4, per_game=4, play_depth=1, label_depth=2, seed=2), str(saved))
+    good = json.loads(saved.read_text())
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    cases = {
+        "folder": (tmp_path, "a folder"),
+        "fifo": (fifo, "a FIFO"),
+        "missing": (tmp_path / "none.json", "no such file"),
+        "not json": ("{", "not JSON"),
+        "empty list": ([], "not a list of labelled positions"),
+        "unknown field": ([{**good[0], "extra": 1}], "position 1: needs exactly the fields"),
+        "floating fruit": ([good[0], {**good[1], "rows": ["0*", "*0"]}], "position 2: rows: fruit floats"),
+        "ragged rows": ([{**good[0], "rows": ["01", "0"]}], "position 1: rows: row 2"),
+        "label not a number": ([{**good[0], "label": "7"}], "position 1: label: not a whole number"),
+        "huge ply": ([{**good[0], "ply": 10**30}], "position 1: ply: not a whole number"),
+        "exact not a bool": ([{**good[0], "exact": 1}], "position 1: exact: not true or false"),
+        "one game": ([{**p, "game": 0} for p in good], "at least 2 games"),
+    }
+    for case, (content, message) in cases.items():
+        if isinstance(content, (str, list)):
+            path = tmp_path / f"{case}.json"
+            path.write_text(content if isinstance(content, str) else json.dumps(content))
+        else:
+            path = content
+        assert labels.main(["--load", str(path)]) == 2, case
+        err = capsys.readouterr().err
+        assert err.startswith("python3 -m agent.tuning.labels: ") and message in err, (case, err)
+        assert "Traceback" not in err
+    before = saved.read_bytes()
+    assert labels.main(["--load", str(saved), "--save", str(saved), "--splits", "2"]) == 2
+    assert "the file exists" in capsys.readouterr().err and saved.read_bytes() == before
+    # what the file holds loads back as it was saved
+    assert labels.main(["--load", str(saved), "--splits", "2", "--forward", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "16 positions of 4 games" in out and "forward selection" in out
+    # four positions cannot fit the blends' weights: refused in words
+    few = tmp_path / "few.json"
+    labels.save(labels.labelled_positions(5, 3, games=2, per_game=2, play_depth=1, label_depth=2, seed=3), str(few))
+    assert labels.main(["--load", str(few), "--splits", "2"]) == 2
+    assert "too few or too alike" in capsys.readouterr().err
