@@ -221,7 +221,9 @@ def load(path: str) -> list:
     except OSError as error:
         raise ValueError(f"{path}: {(error.strerror or str(error)).lower()}") from None
     if len(data) > MAX_LABELS_BYTES:
-        raise ValueError(f"{path}: larger than {MAX_LABELS_BYTES // (1024 * 1024)} MB: not a file of labelled positions")
+        raise ValueError(
+            f"{path}: larger than {MAX_LABELS_BYTES // (1024 * 1024)} MB: not a file of labelled positions"
+        )
     try:
         saved = json.loads(data)
     except (ValueError, RecursionError):
@@ -263,7 +265,9 @@ def forward_selection(positions: list, columns: dict, steps: int, *, splits: int
     chosen, steps_taken = [], []
     for _ in range(min(steps, len(names))):
         scores = {
-            index: heldout_r2(positions, matrix[:, chosen + [index]], fitted=True, splits=splits, seed=seed, ridge=ridge)
+            index: heldout_r2(
+                positions, matrix[:, chosen + [index]], fitted=True, splits=splits, seed=seed, ridge=ridge
+            )
             for index in range(len(names))
             if index not in chosen
         }

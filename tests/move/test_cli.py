@@ -10,7 +10,7 @@ from pathlib import Path
 
 import paths
 import pytest
-from fruit_helpers import fruit_rage
+from fruit_helpers import fruit_rage, mid_game
 
 from agent import rules
 from agent.gamefile import parse_input, parse_output
@@ -470,6 +470,7 @@ def test_a_lean_move_with_options_reads_them_without_argparse(tmp_path):
         ["--depth", "0"],
         ["--input", "--verbose"],
         ["--output"],
+        ["--evaluation", "best"],
     ):
         assert move_options(words) is None, words  # left to the full parser and its messages
     shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "input.txt")
@@ -513,6 +514,36 @@ def test_a_lean_move_with_options_reads_them_without_argparse(tmp_path):
     )
     assert through_cli.returncode == 0, through_cli.stderr
     assert (tmp_path / "lean.txt").read_text() == (tmp_path / "cli.txt").read_text()
+
+
+def test_a_move_with_another_evaluation_plays_what_that_search_chooses(tmp_path):
+    """`--evaluation NAME` judges the horizon with that evaluation: at a fixed depth the
+    move written is the one the library's search with it chooses, and it is another
+    move than the agent's own on this board. A name that is none is refused in words."""
+    from agent.board import Board, Move
+    from agent.engine import Limit, search
+    from agent.move.command import move_options
+
+    assert move_options(["--evaluation", "largest-exchange"])["evaluation"] == "largest-exchange"
+    grid = mid_game(1, 10, 3, 0.3)  # a position where the two evaluations choose apart at depth 1
+    (tmp_path / "input.txt").write_text("10\n3\n100.0\n" + "".join(row + "\n" for row in grid))
+    chosen = {}
+    for evaluation in ("largest-exchange", "pair-exchange"):
+        done = run_lean(tmp_path, command=[*launch.move_command(), "--evaluation", evaluation, "--depth", "1"])
+        assert done.returncode == 0, done.stderr
+        chosen[evaluation] = Board(grid).normalize(Move.from_name((tmp_path / "output.txt").read_text().split()[0]))
+        assert chosen[evaluation] == Board(grid).normalize(
+            search(Board(grid), Limit(depth=1), evaluation=evaluation).move
+        )
+    assert chosen["largest-exchange"] != chosen["pair-exchange"]
+    done = subprocess.run(
+        [sys.executable, "-m", "agent", "move", "--evaluation", "best"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2 and "argument --evaluation: invalid choice: 'best'" in done.stderr
 
 
 def test_a_fifo_as_the_input_is_refused_not_waited_on(tmp_path):
