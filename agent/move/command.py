@@ -24,8 +24,8 @@ VALUE_OPTIONS = {
 def move_options(words) -> dict:
     """play_files' arguments for `[move] [--input F] [--output F] [--calibration F]
     [--verbose] [--opponent best|greedy] [--depth D] [--evaluation NAME]`, or None for
-    anything else (help,
-    another subcommand, a value out of range): the full parser then answers it."""
+    anything else (help, another subcommand, a value out of range): the full parser then
+    answers it."""
     words = list(words)
     if words and words[0] == "move":
         words.pop(0)

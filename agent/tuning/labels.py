@@ -30,7 +30,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from agent import rules
-from agent.cli_support import interrupted, number, printable
+from agent.cli_support import file_kind, interrupted, is_regular_file, number, printable
 from agent.evaluations import HOT_WEIGHTS, LARGEST_WEIGHTS, LINE_WEIGHTS
 from agent.tuning.fit import fit_ridge, held_out_games, r_squared
 
@@ -189,8 +189,8 @@ def r2_table(positions: list, *, splits: int = 10, seed: int = 1, ridge: float =
     }
 
 
-# A saved file holds a few thousand positions of at most 26 rows: a few MB. Read no more.
-MAX_LABELS_BYTES = 64 * 1024 * 1024
+# A position of 26 rows takes under 1 KB saved: 16 MB is over 16,000 of them. Read no more.
+MAX_LABELS_BYTES = 16 * 1024 * 1024
 FIELDS = ("rows", "game", "ply", "label", "depth", "exact")
 
 
@@ -205,8 +205,6 @@ def load(path: str) -> list:
     """The positions a file of `save` holds; ValueError naming the file, and the position
     and field at fault, for anything else (a folder, a FIFO, a file too large, not JSON,
     a position that is no board)."""
-    from agent.cli_support import file_kind, is_regular_file
-
     try:
         # O_NONBLOCK: a FIFO's open would otherwise wait for a writer before fstat tells it
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)

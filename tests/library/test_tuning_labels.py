@@ -104,6 +104,10 @@ def test_the_command_refuses_what_is_not_a_saved_file_and_keeps_what_exists(tmp_
         "exact not a bool": ([{**good[0], "exact": 1}], "position 1: exact: not true or false"),
         "one game": ([{**p, "game": 0} for p in good], "at least 2 games"),
     }
+    large = tmp_path / "large.json"
+    large.write_bytes(b"[")
+    os.truncate(large, labels.MAX_LABELS_BYTES + 1)  # sparse: no disk spent
+    cases["too large"] = (large, "larger than 16 MB")
     for case, (content, message) in cases.items():
         if isinstance(content, (str, list)):
             path = tmp_path / f"{case}.json"
