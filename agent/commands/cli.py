@@ -84,8 +84,8 @@ def add_move_arguments(p, prefix: str = "") -> None:
         choices=tuple(EVALUATION_KINDS),
         default=None,
         help="judge the positions at the search's horizon with this evaluation instead of "
-        "the agent's own (pair-exchange from 12x12 up, greedy-pair below): the candidates "
-        "of docs/strength.md, for matches that measure them",
+        "the agent's own (largest-exchange from 12x12 up, greedy-pair below): the "
+        "candidates of docs/strength.md, for matches that measure them",
     )
     p.set_defaults(handler="agent.move.command")
 

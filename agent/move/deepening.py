@@ -30,10 +30,13 @@ REDUCE_FROM_BOARD_SIZE = 20
 LATE_MOVE_REDUCTION = 2
 FULL_DEPTH_MOVES = 4
 
-# From this size up the horizon is judged by the fitted pair exchange (agent/evaluations.py):
-# it won its gates on 12x12 and 26x26 despite fewer nodes/s (docs/strength.md, "Gated
-# changes"); smaller boards, not measured there, keep the greedy pair.
-PAIR_EXCHANGE_FROM_BOARD_SIZE = 12
+# From this size up the horizon is judged by OWN_EVALUATION, a blend fitted to labels
+# (agent/evaluations.py): the pair exchange won its gates on 12x12 and 26x26 despite fewer
+# nodes/s, and the largest exchange won against it on 26x26 and was not worse on 12x12
+# (docs/strength.md, "Gated changes", "The fourth candidate"); smaller boards, not
+# measured there, keep the greedy pair.
+FITTED_EVALUATION_FROM_BOARD_SIZE = 12
+OWN_EVALUATION = "largest-exchange"
 
 # The core's evaluations by the names agent/evaluations.py registers them under, for a
 # player told which one to search with (SearchPlayer(evaluation=...)).
@@ -150,10 +153,10 @@ def search_options(n: int, greedy_opponent: bool = False, evaluation: str = None
     """The searcher's options on an n x n board; `greedy_opponent`: model the opponent as
     one that always takes a largest group (see Searcher's opponent_model); `evaluation`:
     the horizon's evaluation by name (EVALUATION_KINDS), None for the agent's own (the
-    greedy pair, the pair exchange from PAIR_EXCHANGE_FROM_BOARD_SIZE)."""
+    greedy pair, OWN_EVALUATION from FITTED_EVALUATION_FROM_BOARD_SIZE)."""
     options = {"opponent_model": MODEL_GREEDY} if greedy_opponent else {}
-    if evaluation is None and not greedy_opponent and n >= PAIR_EXCHANGE_FROM_BOARD_SIZE:
-        evaluation = "pair-exchange"
+    if evaluation is None and not greedy_opponent and n >= FITTED_EVALUATION_FROM_BOARD_SIZE:
+        evaluation = OWN_EVALUATION
     if evaluation is not None:
         if evaluation not in EVALUATION_KINDS:
             raise ValueError(f"no evaluation {evaluation!r} (there are {', '.join(EVALUATION_KINDS)})")

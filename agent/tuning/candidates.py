@@ -34,7 +34,8 @@ def largest_exchange(depth=None) -> SearchPlayer:
 
 
 def quiescence(depth=None) -> SearchPlayer:
-    """The agent with its own evaluation, the horizon extended by the quiescence search."""
+    """The agent with its own evaluation (the pair exchange when it was measured), the
+    horizon extended by the quiescence search."""
     return SearchPlayer(depth=depth, core_options=QUIESCENCE, name=None if depth else "quiescence")
 
 
@@ -63,7 +64,8 @@ def largest_exchange_at_depth_4() -> SearchPlayer:
 
 
 def pair_exchange_at_depth_4() -> SearchPlayer:
-    """The agent's own evaluation (from 12x12 up) at the candidates' fixed depth."""
+    """The agent's evaluation at the start of issue 44 (from 12x12 up) at the candidates'
+    fixed depth."""
     return SearchPlayer(depth=EQUAL_DEPTH, evaluation="pair-exchange")
 
 

@@ -12,6 +12,7 @@ from agent import rules
 from agent._core import (
     EVAL_ALTERNATING,
     EVAL_GREEDY_PAIR,
+    EVAL_LARGEST_EXCHANGE,
     EVAL_NONE,
     EVAL_PAIR_EXCHANGE,
     MODEL_GREEDY,
@@ -113,10 +114,10 @@ def test_reductions_cut_the_tree_of_a_wide_position_and_are_on_for_large_boards_
 
 def test_a_player_searches_with_the_evaluation_it_is_given_by_name():
     """Every registered evaluation can be named; the agent's own is used when none is (the
-    pair exchange from 12x12 up), and a named one is the one at the horizon (depth 2:
+    largest exchange from 12x12 up), and a named one is the one at the horizon (depth 2:
     minimax over the rules with its oracle)."""
     assert EVALUATION_KINDS == {evaluation.name: evaluation.kind for evaluation in EVALUATIONS}
-    assert search_options(26)["eval_kind"] == search_options(12)["eval_kind"] == EVAL_PAIR_EXCHANGE
+    assert search_options(26)["eval_kind"] == search_options(12)["eval_kind"] == EVAL_LARGEST_EXCHANGE
     assert search_options(11) == {} and search_options(5) == {}
     assert "eval_kind" not in search_options(26, greedy_opponent=True)
     assert search_options(26, evaluation="greedy-pair")["eval_kind"] == EVAL_GREEDY_PAIR
