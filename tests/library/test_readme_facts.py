@@ -51,9 +51,9 @@ def words(text: str) -> str:
     return " ".join(text.split())
 
 
-def test_the_readme_strength_figures_are_the_current_agent_s_with_their_commands():
+def test_the_readme_strength_figures_are_those_docs_strength_keeps_with_their_commands():
     """Every figure of the README's strength table is in the table docs/strength.md keeps
-    for the current agent (the one whose paragraph says from which commit it is), for the
+    for the agent it names (the one whose paragraph says from which commit it is), for the
     same board and seed, and the README shows the very commands that measured them."""
     readme, record = section(read("README.md"), "Strength"), read("docs/strength.md")
     current = record[record.index("(the agent from ") :]
