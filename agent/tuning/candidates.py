@@ -63,10 +63,15 @@ def largest_exchange_at_depth_4() -> SearchPlayer:
     return largest_exchange(EQUAL_DEPTH)
 
 
+def pair_exchange(depth=None) -> SearchPlayer:
+    """The agent as it was at the start of issue 44, the `ours` of the candidates' gates."""
+    return SearchPlayer(depth=depth, evaluation="pair-exchange")
+
+
 def pair_exchange_at_depth_4() -> SearchPlayer:
     """The agent's evaluation at the start of issue 44 (from 12x12 up) at the candidates'
     fixed depth."""
-    return SearchPlayer(depth=EQUAL_DEPTH, evaluation="pair-exchange")
+    return pair_exchange(EQUAL_DEPTH)
 
 
 def speeds(variants, *, size: int = 26, types: int = 9, depth: int = 6, boards=(1, 2, 3), plies=(0, 60)) -> dict:

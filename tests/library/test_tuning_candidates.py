@@ -7,6 +7,7 @@ def test_the_players_search_with_their_candidate():
     assert candidates.hot_exchange().evaluation == "hot-exchange"
     assert candidates.greedy_line().evaluation == "greedy-line"
     assert candidates.largest_exchange().evaluation == "largest-exchange"
+    assert candidates.pair_exchange().evaluation == "pair-exchange"
     assert candidates.hot_exchange().limit is None
     for player, evaluation in (
         (candidates.hot_exchange_at_depth_4(), "hot-exchange"),
