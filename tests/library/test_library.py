@@ -338,6 +338,28 @@ def test_match_in_process_from_the_command_line(tmp_path):
     assert len(out.read_text().splitlines()) == 2
 
 
+def test_a_match_stopped_early_ends_though_a_player_left_its_worker_deaf_to_sigterm(tmp_path):
+    # The first game ends the match; the other worker, deaf to the pool's SIGTERM and
+    # stuck in a move, would keep the pool's terminate() waiting forever: it is killed.
+    script = (
+        "import functools, library_players\n"
+        "from agent import GreedyPlayer, MatchSettings, run_match\n"
+        f"player = functools.partial(library_players.DeafOnce, {str(tmp_path / 'token')!r})\n"
+        "settings = MatchSettings(games=2, size=4, types=3, time=5.0)\n"
+        "result = run_match(player, GreedyPlayer, settings, jobs=2, grace=3600.0, on_record=lambda r: False)\n"
+        "print(len(result.records), result.records[0].agents[0])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "PYTHONPATH": TESTS},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "deaf-once"]
+
+
 def test_the_two_ply_factories_answer_to_the_names_0_1_published():
     from agent.players import player_from_python
     from agent.tuning.two_ply import TwoPlyPlayer

@@ -14,6 +14,8 @@ import multiprocessing.util
 import os
 import queue
 import signal
+import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
@@ -180,8 +182,40 @@ def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> No
                 break
         pool.close()
     finally:
-        pool.terminate()  # SIGTERM: each worker ends its game and removes its folders (see _worker_start)
+        _stop_pool(pool)
+
+
+# Seconds a worker has to end its game after the pool's SIGTERM before it is killed, and
+# how often the SIGTERM is sent again meanwhile.
+WORKER_STOP_GRACE = 10.0
+SIGTERM_REPEAT = 0.5
+
+
+def _stop_pool(pool) -> None:
+    """Terminate the pool: SIGTERM, so each worker ends its game and removes its folders
+    (see _worker_start). A worker the signal cannot stop would keep terminate() waiting
+    forever: an idle one the signal reached just before it blocked on the task queue's
+    lock, where Python never runs the handler, and one whose player set SIGTERM ignored.
+    The first ends on a repeated SIGTERM, the second is killed after WORKER_STOP_GRACE."""
+    stopped = threading.Event()
+    threading.Thread(target=_press_workers, args=(pool, stopped), daemon=True).start()
+    try:
+        pool.terminate()
         pool.join()
+    finally:
+        stopped.set()
+
+
+def _press_workers(pool, stopped: threading.Event) -> None:
+    # A worker that already runs its handler ignores the repeats (see _worker_stop).
+    deadline = time.monotonic() + WORKER_STOP_GRACE
+    while not stopped.wait(SIGTERM_REPEAT):
+        late = time.monotonic() >= deadline
+        for worker in list(pool._pool):  # the pool's worker processes; there is no public accessor
+            if worker.exitcode is None and late:
+                worker.kill()
+            elif worker.exitcode is None:
+                worker.terminate()
 
 
 def _worker_start() -> None:
