@@ -24,10 +24,12 @@ from agent.move.deepening import EVALUATION_KINDS
 
 # The candidates' weights compiled into the core (ext/evaluation.pxd): HOT_PAIR,
 # HOT_EXCHANGE, HOT_SWITCHES, HOT_CONSTANT; LINE_PAIR, LINE_WEIGHT, LINE_CONSTANT; and
-# LARGEST_PAIR, LARGEST_EXCHANGE, LARGEST_SQUARE, LARGEST_CONSTANT.
+# LARGEST_PAIR, LARGEST_EXCHANGE, LARGEST_SQUARE, LARGEST_CONSTANT; LARGE_PAIR,
+# LARGE_EXCHANGE, LARGE_SQUARE, LARGE_COUNT, LARGE_CONSTANT and LARGE_SIZE.
 HOT_WEIGHTS = (176, 258, 228, 4361)
 LINE_WEIGHTS = (258, 117, 4096)
 LARGEST_WEIGHTS = (273, 273, 151, 3622)
+LARGE_WEIGHTS, LARGE_SIZE = (258, 258, 106, 1570, 3859), 5
 
 
 class Evaluation:
@@ -58,4 +60,5 @@ EVALUATIONS = (
     Evaluation("hot-exchange", lambda grid: rules.hot_exchange_blend(grid, HOT_WEIGHTS, 4)),
     Evaluation("greedy-line", lambda grid: rules.greedy_line_blend(grid, LINE_WEIGHTS, 4)),
     Evaluation("largest-exchange", lambda grid: rules.largest_exchange_blend(grid, LARGEST_WEIGHTS)),
+    Evaluation("large-groups", lambda grid: rules.large_groups_blend(grid, LARGE_WEIGHTS, LARGE_SIZE)),
 )

@@ -258,6 +258,21 @@ def largest_exchange_blend(grid: Grid, weights) -> int:
     return max(0, (a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + s * first * first + c + 500) // 1000)
 
 
+def large_groups_blend(grid: Grid, weights, size: int) -> int:
+    """The core's large groups: (a * greedy_pair + b * greedy_exchange + s * g1^2 + k * n +
+    c) / 1000 for `weights` (a, b, s, k, c) in thousandths, g1 the largest group's size and
+    n how many groups have at least `size` fruit, rounded (halves up), never below 0; 0 on
+    an empty board."""
+    found = groups(grid)
+    if not found:
+        return 0
+    a, b, s, k, c = weights
+    first = max(len(g) for g in found)
+    large = sum(len(g) >= size for g in found)
+    blend = a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + s * first * first + k * large + c
+    return max(0, (blend + 500) // 1000)
+
+
 def greedy_largest(grid: Grid) -> Group:
     """The largest group; of several, the one with the least group_key."""
     return min(groups(grid), key=lambda g: (-len(g), group_key(grid, g)))

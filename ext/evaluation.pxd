@@ -16,9 +16,10 @@ cpdef enum:
     EVAL_HOT_EXCHANGE = 4    # the pair exchange and the hot switches of the largest groups
     EVAL_GREEDY_LINE = 5     # a fitted blend of the greedy pair and a greedy line of 4 plies
     EVAL_LARGEST_EXCHANGE = 6  # the pair exchange and the largest group's square
+    EVAL_LARGE_GROUPS = 7    # the largest exchange and how many groups are large
 
 cdef enum:
-    EVAL_KINDS = 7           # the kinds above are 0 .. EVAL_KINDS - 1
+    EVAL_KINDS = 8           # the kinds above are 0 .. EVAL_KINDS - 1
     # EVAL_PAIR_EXCHANGE's weights in thousandths: (PAIR * greedy pair + EXCHANGE * greedy
     # exchange + CONSTANT) / 1000, rounded, never below 0 (the 12x12 p4 fit of
     # docs/strength-eval.md; agent/evaluations.py gives its oracle the same numbers).
@@ -48,6 +49,16 @@ cdef enum:
     LARGEST_EXCHANGE = 273
     LARGEST_SQUARE = 151
     LARGEST_CONSTANT = 3622
+    # EVAL_LARGE_GROUPS: the largest exchange's three terms and the count of groups of at
+    # least LARGE_SIZE fruit, weighted LARGE_* (the 26x26 p9 fit of the same labels). On
+    # 26x26 p9 a group of 5 is rare and the greedy exchange misjudges the positions that
+    # have one.
+    LARGE_SIZE = 5
+    LARGE_PAIR = 258
+    LARGE_EXCHANGE = 258
+    LARGE_SQUARE = 106
+    LARGE_COUNT = 1570
+    LARGE_CONSTANT = 3859
 
 # The value of `pos`, the position `move` leaves; `parent` is the list of the position
 # the move was played in, `summary` its summary when needs_summary(kind) (else unread),

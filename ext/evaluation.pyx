@@ -9,7 +9,7 @@ from core_types cimport MAX_GROUPS, MAX_N
 
 cdef bint needs_summary(int kind) noexcept nogil:
     return (kind == EVAL_GREEDY_PAIR or kind == EVAL_PAIR_EXCHANGE or kind == EVAL_HOT_EXCHANGE
-            or kind == EVAL_LARGEST_EXCHANGE)
+            or kind == EVAL_LARGEST_EXCHANGE or kind == EVAL_LARGE_GROUPS)
 
 
 cdef bint needs_parent_list(int kind) noexcept nogil:
@@ -156,11 +156,12 @@ cdef bint largest_sizes(const GroupSummary *summary, int32_t *sizes, int count) 
 
 cdef void exchange_terms(const Position *pos, const Group *move, const GroupList *parent,
                          const GroupSummary *summary, GroupList *scratch, int32_t *pair,
-                         int32_t *exchange, int32_t *hot, int32_t *first) noexcept nogil:
+                         int32_t *exchange, int32_t *hot, int32_t *first, int32_t *large) noexcept nogil:
     """Into `pair` the greedy pair and into `exchange` the greedy exchange of `pos` (not
     empty): the mover takes a largest group (of several, the one that leaves the opponent
     the least), the opponent the largest group of what is left. Into `first` unless NULL,
-    the largest group's size. Into `hot` unless NULL,
+    the largest group's size. Into `large` unless NULL, how many groups have at least
+    LARGE_SIZE fruit. Into `hot` unless NULL,
     g1^2 - g2^2 + g3^2 - ... over the HOT_GROUPS largest groups, as independent hot
     switches. Only the move's band is walked, and each largest group's band once it is
     taken; where the summary cannot tell (its list of the largest groups runs out, all
@@ -190,6 +191,9 @@ cdef void exchange_terms(const Position *pos, const Group *move, const GroupList
             whole = least > seen.first or not spread_wider(own.largest, count, seen.first + 1)
         # the hot switches need more of the largest groups than the summary kept
         whole = whole or (hot != NULL and not largest_sizes(&own, sizes, HOT_GROUPS))
+        # and the count of large groups, the ones it left out when all it kept are large
+        whole = whole or (large != NULL and own.largest_count < own.multi_count
+                          and own.largest[own.largest_count - 1].size >= LARGE_SIZE)
     if whole:
         list_groups(pos, scratch)
         summarize(scratch, &own)
@@ -204,6 +208,14 @@ cdef void exchange_terms(const Position *pos, const Group *move, const GroupList
     exchange[0] = seen.first * seen.first - least * least
     if first != NULL:
         first[0] = seen.first
+    if large != NULL:
+        large[0] = 0
+        if whole:
+            for i in range(scratch.count):
+                large[0] += scratch.groups[i].size >= LARGE_SIZE
+        else:
+            for i in range(own.largest_count):
+                large[0] += own.largest[i].size >= LARGE_SIZE
     if hot != NULL:
         largest_sizes(&own, sizes, HOT_GROUPS)
         hot[0] = 0
@@ -219,7 +231,7 @@ cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const G
     cdef int64_t blend
     if pos.fruit == 0:
         return 0
-    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, NULL)
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, NULL, NULL)
     blend = <int64_t>BLEND_PAIR * pair + <int64_t>BLEND_EXCHANGE * exchange + BLEND_CONSTANT + 500
     return <int32_t>(blend // 1000) if blend > 0 else 0
 
@@ -233,7 +245,7 @@ cdef int32_t hot_exchange_value(const Position *pos, const Group *move, const Gr
     cdef int64_t blend
     if pos.fruit == 0:
         return 0
-    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, &hot, NULL)
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, &hot, NULL, NULL)
     blend = (<int64_t>HOT_PAIR * pair + <int64_t>HOT_EXCHANGE * exchange + <int64_t>HOT_SWITCHES * hot
              + HOT_CONSTANT + 500)
     return <int32_t>(blend // 1000) if blend > 0 else 0
@@ -247,9 +259,25 @@ cdef int32_t largest_exchange_value(const Position *pos, const Group *move, cons
     cdef int64_t blend
     if pos.fruit == 0:
         return 0
-    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, &first)
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, &first, NULL)
     blend = (<int64_t>LARGEST_PAIR * pair + <int64_t>LARGEST_EXCHANGE * exchange
              + <int64_t>LARGEST_SQUARE * first * first + LARGEST_CONSTANT + 500)
+    return <int32_t>(blend // 1000) if blend > 0 else 0
+
+
+cdef int32_t large_groups_value(const Position *pos, const Group *move, const GroupList *parent,
+                                const GroupSummary *summary, GroupList *scratch) noexcept nogil:
+    """(LARGE_PAIR * greedy pair + LARGE_EXCHANGE * greedy exchange + LARGE_SQUARE * g1^2
+    + LARGE_COUNT * the groups of at least LARGE_SIZE fruit + LARGE_CONSTANT) / 1000,
+    rounded, >= 0."""
+    cdef int32_t pair, exchange, first, large
+    cdef int64_t blend
+    if pos.fruit == 0:
+        return 0
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, &first, &large)
+    blend = (<int64_t>LARGE_PAIR * pair + <int64_t>LARGE_EXCHANGE * exchange
+             + <int64_t>LARGE_SQUARE * first * first + <int64_t>LARGE_COUNT * large
+             + LARGE_CONSTANT + 500)
     return <int32_t>(blend // 1000) if blend > 0 else 0
 
 
@@ -326,4 +354,6 @@ cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const Gr
         return greedy_line_value(pos)
     if kind == EVAL_LARGEST_EXCHANGE:
         return largest_exchange_value(pos, move, parent, summary, scratch)
+    if kind == EVAL_LARGE_GROUPS:
+        return large_groups_value(pos, move, parent, summary, scratch)
     return 0

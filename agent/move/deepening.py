@@ -8,6 +8,7 @@ from agent._core import (
     EVAL_GREEDY_LINE,
     EVAL_GREEDY_PAIR,
     EVAL_HOT_EXCHANGE,
+    EVAL_LARGE_GROUPS,
     EVAL_LARGEST_EXCHANGE,
     EVAL_NONE,
     EVAL_PAIR_EXCHANGE,
@@ -48,6 +49,7 @@ EVALUATION_KINDS = {
     "hot-exchange": EVAL_HOT_EXCHANGE,
     "greedy-line": EVAL_GREEDY_LINE,
     "largest-exchange": EVAL_LARGEST_EXCHANGE,
+    "large-groups": EVAL_LARGE_GROUPS,
 }
 
 

@@ -33,6 +33,10 @@ def largest_exchange(depth=None) -> SearchPlayer:
     return SearchPlayer(depth=depth, evaluation="largest-exchange")
 
 
+def large_groups(depth=None) -> SearchPlayer:
+    return SearchPlayer(depth=depth, evaluation="large-groups")
+
+
 def quiescence(depth=None) -> SearchPlayer:
     """The agent with its own evaluation (the pair exchange when it was measured), the
     horizon extended by the quiescence search."""
@@ -108,6 +112,7 @@ VARIANTS = (
     ("hot-exchange", "hot-exchange", None),
     ("greedy-line", "greedy-line", None),
     ("largest-exchange", "largest-exchange", None),
+    ("large-groups", "large-groups", None),
     ("greedy-pair", "greedy-pair", None),
     ("quiescence", "pair-exchange", QUIESCENCE),
     ("quiescence-6", "pair-exchange", QUIESCENCE_HOT_6),

@@ -1,6 +1,7 @@
 """The candidate evaluations past the search ceiling (issue 44): the hot exchange, the
-greedy line and the largest exchange, held to their oracles in agent.rules on positions of real games (random
-moves from full boards), by hand on a board worked out on paper, and inside the search."""
+greedy line, the largest exchange and the large groups, held to their oracles in
+agent.rules on positions of real games (random moves from full boards), by hand on a
+board worked out on paper, and inside the search."""
 
 import pytest
 from fruit_helpers import mid_game
@@ -9,7 +10,7 @@ from agent import rules
 from agent._core import Board, Searcher
 from agent.evaluations import EVALUATIONS
 
-CANDIDATE_NAMES = ["hot-exchange", "greedy-line", "largest-exchange"]
+CANDIDATE_NAMES = ["hot-exchange", "greedy-line", "largest-exchange", "large-groups"]
 CANDIDATES = [e for e in EVALUATIONS if e.name in CANDIDATE_NAMES]
 each_candidate = pytest.mark.parametrize("evaluation", CANDIDATES, ids=lambda e: e.name)
 
@@ -38,6 +39,16 @@ def test_the_largest_exchange_on_a_board_worked_out_by_hand():
     # a blend below 0 is 0, as the frontier's pruning needs
     assert rules.largest_exchange_blend(grid, (0, -1000, 0, 0)) == 0
     assert rules.largest_exchange_blend(("**", "**"), (273, 273, 151, 3622)) == 0
+
+
+def test_the_large_groups_on_a_board_worked_out_by_hand():
+    grid = ("000", "112", "334")
+    # pair 5, exchange 5, g1^2 9 as above; groups of at least 3 fruit: the 0s
+    # (258 * 5 + 258 * 5 + 106 * 9 + 1570 * 1 + 3859 + 500) // 1000 = 9
+    assert rules.large_groups_blend(grid, (258, 258, 106, 1570, 3859), 3) == 9
+    # of at least 2: the 0s, the 1s and the 3s, 2 * 1570 more
+    assert rules.large_groups_blend(grid, (258, 258, 106, 1570, 3859), 2) == 12
+    assert rules.large_groups_blend(("**", "**"), (258, 258, 106, 1570, 3859), 2) == 0
 
 
 def test_the_greedy_line_stops_when_the_board_empties():
