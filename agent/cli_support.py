@@ -131,3 +131,22 @@ _FILE_KINDS = {
 def file_kind(mode: int) -> str:
     """What a file that is not a regular one is, for a message: `a FIFO`, `a folder`..."""
     return _FILE_KINDS.get(mode & 0o170000, "a special file")
+
+
+def open_regular_file(path: str, flags: int = 0):
+    """The regular file at `path`, open for binary reading; ValueError `PATH: a FIFO, not a
+    regular file` for anything else, told before a byte is read (a FIFO would wait for a writer, a device may never
+    end), OSError when it cannot be opened. `flags`: more os.open flags (O_NOFOLLOW)."""
+    import os
+
+    # O_NONBLOCK: a FIFO's open would otherwise wait for a writer before fstat tells it
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not is_regular_file(mode):
+            raise ValueError(f"{path}: {file_kind(mode)}, not a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise

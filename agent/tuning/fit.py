@@ -25,9 +25,11 @@ from typing import Optional
 import numpy as np
 
 from agent.board import Board, Move
+from agent.cli_support import open_regular_file
 from agent.tuning.features import FEATURE_NAMES, MERGE_FEATURES
 
 WEIGHTS_FORMAT = 1
+MAX_WEIGHTS_BYTES = 64 * 1024  # a weights file takes under 2 KB
 BASELINE_FEATURE = "greedy_pair"
 
 
@@ -157,11 +159,15 @@ class FittedEvaluation:
         """The evaluation a weights file of `fruit-rage tune-eval` holds; ValueError
         naming the file and what is wrong."""
         try:
-            with open(path, encoding="utf-8") as handle:
-                data = json.load(handle)
+            with open_regular_file(path) as handle:
+                text = handle.read(MAX_WEIGHTS_BYTES + 1)
         except OSError as error:
             raise ValueError(f"{path}: {(error.strerror or str(error)).lower()}") from None
-        except ValueError:
+        if len(text) > MAX_WEIGHTS_BYTES:
+            raise ValueError(f"{path}: larger than {MAX_WEIGHTS_BYTES // 1024} KB: not a weights file")
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
             raise ValueError(f"{path}: not a JSON weights file") from None
         if not isinstance(data, dict) or tuple(data.get("features", ())) != FEATURE_NAMES:
             raise ValueError(

@@ -30,7 +30,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from agent import rules
-from agent.cli_support import file_kind, interrupted, is_regular_file, number, printable
+from agent.cli_support import interrupted, number, open_regular_file, printable
 from agent.evaluations import HOT_WEIGHTS, LARGEST_WEIGHTS, LINE_WEIGHTS
 from agent.tuning.fit import fit_ridge, held_out_games, r_squared
 
@@ -206,16 +206,8 @@ def load(path: str) -> list:
     and field at fault, for anything else (a folder, a FIFO, a file too large, not JSON,
     a position that is no board)."""
     try:
-        # O_NONBLOCK: a FIFO's open would otherwise wait for a writer before fstat tells it
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-        try:
-            mode = os.fstat(fd).st_mode
-            if not is_regular_file(mode):
-                raise ValueError(f"{path}: {file_kind(mode)}, not a file of labelled positions")
-            with os.fdopen(os.dup(fd), "rb") as handle:
-                data = handle.read(MAX_LABELS_BYTES + 1)
-        finally:
-            os.close(fd)
+        with open_regular_file(path) as handle:
+            data = handle.read(MAX_LABELS_BYTES + 1)
     except OSError as error:
         raise ValueError(f"{path}: {(error.strerror or str(error)).lower()}") from None
     if len(data) > MAX_LABELS_BYTES:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 
+from agent.cli_support import open_regular_file
 from agent.web import engine, strict_records
 
 MAX_RECORDS_BYTES = 4 * 1024 * 1024
@@ -27,11 +28,11 @@ def record_file_names(folder: str) -> list:
 
 def read_record_file(folder: str, name: str) -> bytes:
     """The bytes of the file `name` from the listing of `folder`; LookupError for a name
-    the listing lacks (so no name can reach another folder), ValueError for a file too big."""
+    the listing lacks (so no name can reach another folder), ValueError for a file too big
+    or one that is no longer a regular file."""
     if name not in record_file_names(folder):
         raise LookupError(f"no record file named {name!r}")
-    fd = os.open(os.path.join(folder, name), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as handle:
+    with open_regular_file(os.path.join(folder, name), os.O_NOFOLLOW) as handle:
         data = handle.read(MAX_RECORDS_BYTES + 1)
     if len(data) > MAX_RECORDS_BYTES:
         raise ValueError(f"{name} is larger than {MAX_RECORDS_BYTES // (1024 * 1024)} MB")

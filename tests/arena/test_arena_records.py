@@ -134,7 +134,7 @@ def test_unreadable_files_are_named_with_their_problem(tmp_path):
             command,
             (
                 ((missing, *args), f"{missing}: no such file"),
-                ((tmp_path, *args), f"{tmp_path}: is a directory"),
+                ((tmp_path, *args), f"{tmp_path}: a folder, not a regular file"),
                 ((binary, *args), f"{binary}: line 1 is not UTF-8 text"),
                 ((deep, *args), f"{deep}: line 1 is not a game record"),
                 ((surrogate, *args), f"{surrogate}: line 1 holds an escaped character that is not text"),
@@ -143,9 +143,12 @@ def test_unreadable_files_are_named_with_their_problem(tmp_path):
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
-def test_a_file_of_one_endless_line_is_refused_not_read_whole():
+def test_a_file_of_one_endless_line_is_refused_not_read_whole(tmp_path):
+    endless = tmp_path / "endless.jsonl"
+    with open(endless, "wb") as handle:
+        handle.truncate(64 * 1024 * 1024)  # sparse: 64 MB of zero bytes, no newline
     for command, *args in COMMANDS:
-        assert_refused(command, ((("/dev/zero", *args), "/dev/zero: line 1 is not a game record (longer than 16 MB)"),))
+        assert_refused(command, (((endless, *args), f"{endless}: line 1 is not a game record (longer than 16 MB)"),))
 
 
 @pytest.mark.parametrize("delay", ["-1", "nan", "inf"])

@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 
 from agent.board import Board
-from agent.cli_support import without_bom
+from agent.cli_support import open_regular_file, without_bom
 from agent.gamefile import InputError, parse_input
 
 MAX_POSITIONS = 100_000
+MAX_POSITIONS_BYTES = 80 * 1024 * 1024  # MAX_POSITIONS positions of 26 rows take about 72 MB
 
 
 def load_positions(path: str) -> tuple:
@@ -39,8 +40,11 @@ def load_positions(path: str) -> tuple:
 
 def _positions_in(path: str) -> list:
     try:
-        with open(path, "rb") as handle:
-            lines = without_bom(handle.read(64 * 1024 * 1024)).decode("utf-8").splitlines()
+        with open_regular_file(path) as handle:
+            data = handle.read(MAX_POSITIONS_BYTES + 1)
+        if len(data) > MAX_POSITIONS_BYTES:
+            raise ValueError(f"{path}: larger than {MAX_POSITIONS_BYTES // (1024 * 1024)} MB")
+        lines = without_bom(data).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"{path}: cannot read it: {getattr(error, 'strerror', None) or error}") from None
     boards, start = [], 0

@@ -13,7 +13,7 @@ import sys
 from typing import Iterator, NamedTuple, Optional
 
 from agent.arena.records.json_prefix import cut_object_keys
-from agent.cli_support import plural, printable, without_bom
+from agent.cli_support import open_regular_file, plural, printable, without_bom
 from agent.rules import DIGITS, EMPTY, MAX_SIZE, fruit_count, is_empty, is_settled, legal_cell, play
 
 SIDES = ("A", "B")
@@ -71,7 +71,7 @@ def _parse_lines(path: str, program: str) -> list:
     with a warning, is a last line that is a record cut short (a match interrupted
     mid-write), so that the games before it stay usable."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular_file(path) as handle:
             lines = list(record_lines(handle, path))
     except OSError as error:
         raise ValueError(_unreadable(path, error)) from None
