@@ -207,6 +207,12 @@ def greedy_exchange_value(grid: Grid) -> int:
     )
 
 
+def from_thousandths(blend: int) -> int:
+    """A blend of the core's evaluations in thousandths, as the core rounds it (halves up)
+    and never below 0."""
+    return max(0, (blend + 500) // 1000)
+
+
 def pair_exchange_blend(grid: Grid, weights=(465, 325, 4222)) -> int:
     """The fitted two-number evaluation as the core would compute it: (a * greedy_pair +
     b * greedy_exchange + c) / 1000 for `weights` (a, b, c) in thousandths, rounded to
@@ -216,7 +222,7 @@ def pair_exchange_blend(grid: Grid, weights=(465, 325, 4222)) -> int:
     if not groups(grid):
         return 0
     a, b, c = weights
-    return max(0, (a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + c + 500) // 1000)
+    return from_thousandths(a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + c)
 
 
 def group_key(grid: Grid, group: Group) -> int:
@@ -243,7 +249,7 @@ def hot_exchange_blend(grid: Grid, weights, count: int = 4) -> int:
         return 0
     a, b, h, c = weights
     pair, exchange, hot = greedy_pair_value(grid), greedy_exchange_value(grid), hot_exchange_value(grid, count)
-    return max(0, (a * pair + b * exchange + h * hot + c + 500) // 1000)
+    return from_thousandths(a * pair + b * exchange + h * hot + c)
 
 
 def largest_exchange_blend(grid: Grid, weights) -> int:
@@ -255,7 +261,7 @@ def largest_exchange_blend(grid: Grid, weights) -> int:
         return 0
     a, b, s, c = weights
     first = max(len(g) for g in found)
-    return max(0, (a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + s * first * first + c + 500) // 1000)
+    return from_thousandths(a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + s * first * first + c)
 
 
 def large_groups_blend(grid: Grid, weights, size: int) -> int:
@@ -270,7 +276,7 @@ def large_groups_blend(grid: Grid, weights, size: int) -> int:
     first = max(len(g) for g in found)
     large = sum(len(g) >= size for g in found)
     blend = a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + s * first * first + k * large + c
-    return max(0, (blend + 500) // 1000)
+    return from_thousandths(blend)
 
 
 def greedy_largest(grid: Grid) -> Group:
@@ -299,4 +305,4 @@ def greedy_line_blend(grid: Grid, weights, plies: int = 4) -> int:
     if not groups(grid):
         return 0
     a, b, c = weights
-    return max(0, (a * greedy_pair_value(grid) + b * greedy_line_value(grid, plies) + c + 500) // 1000)
+    return from_thousandths(a * greedy_pair_value(grid) + b * greedy_line_value(grid, plies) + c)

@@ -16,6 +16,13 @@ cdef bint needs_parent_list(int kind) noexcept nogil:
     return kind == EVAL_ALTERNATING
 
 
+cdef inline int32_t from_thousandths(int64_t blend) noexcept nogil:
+    """A blend in thousandths, rounded (halves up) and never below 0, which the search's
+    frontier pruning needs of every evaluation."""
+    blend += 500
+    return <int32_t>(blend // 1000) if blend > 0 else 0
+
+
 cdef int32_t pair_value(const GroupCensus *seen) noexcept nogil:
     return seen.first * seen.first - seen.second * seen.second
 
@@ -232,8 +239,8 @@ cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const G
     if pos.fruit == 0:
         return 0
     exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, NULL, NULL)
-    blend = <int64_t>BLEND_PAIR * pair + <int64_t>BLEND_EXCHANGE * exchange + BLEND_CONSTANT + 500
-    return <int32_t>(blend // 1000) if blend > 0 else 0
+    blend = <int64_t>BLEND_PAIR * pair + <int64_t>BLEND_EXCHANGE * exchange + BLEND_CONSTANT
+    return from_thousandths(blend)
 
 
 cdef int32_t hot_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
@@ -247,8 +254,8 @@ cdef int32_t hot_exchange_value(const Position *pos, const Group *move, const Gr
         return 0
     exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, &hot, NULL, NULL)
     blend = (<int64_t>HOT_PAIR * pair + <int64_t>HOT_EXCHANGE * exchange + <int64_t>HOT_SWITCHES * hot
-             + HOT_CONSTANT + 500)
-    return <int32_t>(blend // 1000) if blend > 0 else 0
+             + HOT_CONSTANT)
+    return from_thousandths(blend)
 
 
 cdef int32_t largest_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
@@ -261,8 +268,8 @@ cdef int32_t largest_exchange_value(const Position *pos, const Group *move, cons
         return 0
     exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, &first, NULL)
     blend = (<int64_t>LARGEST_PAIR * pair + <int64_t>LARGEST_EXCHANGE * exchange
-             + <int64_t>LARGEST_SQUARE * first * first + LARGEST_CONSTANT + 500)
-    return <int32_t>(blend // 1000) if blend > 0 else 0
+             + <int64_t>LARGEST_SQUARE * first * first + LARGEST_CONSTANT)
+    return from_thousandths(blend)
 
 
 cdef int32_t large_groups_value(const Position *pos, const Group *move, const GroupList *parent,
@@ -277,8 +284,8 @@ cdef int32_t large_groups_value(const Position *pos, const Group *move, const Gr
     exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, &first, &large)
     blend = (<int64_t>LARGE_PAIR * pair + <int64_t>LARGE_EXCHANGE * exchange
              + <int64_t>LARGE_SQUARE * first * first + <int64_t>LARGE_COUNT * large
-             + LARGE_CONSTANT + 500)
-    return <int32_t>(blend // 1000) if blend > 0 else 0
+             + LARGE_CONSTANT)
+    return from_thousandths(blend)
 
 
 cdef const Group *greedy_largest(const GroupList *groups) noexcept nogil:
@@ -333,8 +340,8 @@ cdef int32_t greedy_line_value(const Position *pos) noexcept nogil:
     else:
         take_census(&lists[LINE_PLIES & 1], 1, &seen)
         total += sign * (seen.first * seen.first - seen.second * seen.second)
-    blend = <int64_t>LINE_PAIR * pair + <int64_t>LINE_WEIGHT * total + LINE_CONSTANT + 500
-    return <int32_t>(blend // 1000) if blend > 0 else 0
+    blend = <int64_t>LINE_PAIR * pair + <int64_t>LINE_WEIGHT * total + LINE_CONSTANT
+    return from_thousandths(blend)
 
 
 cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const GroupList *parent,
