@@ -31,7 +31,7 @@ import numpy as np
 
 from agent import rules
 from agent.cli_support import interrupted, number, open_regular_file, printable
-from agent.evaluations import HOT_WEIGHTS, LARGEST_WEIGHTS, LINE_WEIGHTS
+from agent.evaluations import HOT_WEIGHTS, LARGE_SIZE, LARGE_WEIGHTS, LARGEST_WEIGHTS, LINE_WEIGHTS
 from agent.tuning.fit import fit_ridge, held_out_games, r_squared
 
 PAIR_EXCHANGE_WEIGHTS = (465, 325, 4222)  # the core's BLEND_* (ext/evaluation.pxd)
@@ -39,6 +39,7 @@ PAIR_EXCHANGE_WEIGHTS = (465, 325, 4222)  # the core's BLEND_* (ext/evaluation.p
 HOT_EXCHANGE = "greedy pair + greedy exchange + hot sum of 4"
 GREEDY_LINE = "greedy pair + greedy line of 4"
 LARGEST_EXCHANGE = "greedy pair + greedy exchange + largest square"
+LARGE_GROUPS = "greedy pair + greedy exchange + largest square + large groups"
 
 
 @dataclass(frozen=True)
@@ -132,9 +133,20 @@ FEATURE_SETS = {
         max((len(group) for group in rules.groups(g)), default=0) ** 2,
     ),
     "largest exchange as used": lambda g: (rules.largest_exchange_blend(g, LARGEST_WEIGHTS),),
+    LARGE_GROUPS: lambda g: (
+        *FEATURE_SETS[LARGEST_EXCHANGE](g),
+        sum(len(group) >= LARGE_SIZE for group in rules.groups(g)),
+    ),
+    "large groups as used": lambda g: (rules.large_groups_blend(g, LARGE_WEIGHTS, LARGE_SIZE),),
     "20 features": _twenty,
 }
-AS_USED = ("pair exchange as used", "hot exchange as used", "greedy line as used", "largest exchange as used")
+AS_USED = (
+    "pair exchange as used",
+    "hot exchange as used",
+    "greedy line as used",
+    "largest exchange as used",
+    "large groups as used",
+)
 
 
 def feature_rows(positions: list, features: Callable) -> np.ndarray:
@@ -350,9 +362,10 @@ def _run(args) -> int:
         raise ValueError(f"positions of {games} game: the fit needs at least 2 games, to hold some out")
     print(f"{len(positions)} positions of {games} games, {exact} labels exact;", end=" ")
     print(f"median held-out R^2 of {args.splits} splits")
+    width = max(map(len, FEATURE_SETS))
     for name, r2 in r2_table(positions, splits=args.splits, seed=args.seed, ridge=args.ridge).items():
-        print(f"  {name:<46} {r2:6.3f}")
-    for name in (HOT_EXCHANGE, GREEDY_LINE, LARGEST_EXCHANGE):
+        print(f"  {name:<{width}} {r2:6.3f}")
+    for name in (HOT_EXCHANGE, GREEDY_LINE, LARGEST_EXCHANGE, LARGE_GROUPS):
         print(f"  weights in thousandths, fitted to all, of {name}: {blend_weights(positions, FEATURE_SETS[name])}")
     if args.forward:
         print("forward selection, each step's addition and the held-out R^2 of the columns so far:")
