@@ -114,6 +114,23 @@ def processes_running(text: str) -> list:
     return found
 
 
+def wait_for_script(path: str) -> None:
+    """Wait (up to 30 s) until the scripted agent at `path` runs as a move: a process whose
+    own arguments hold `path`, not a referee that was only given it in a command line (nor
+    a child forked from one, which carries the referee's arguments until it runs a
+    program)."""
+    for _ in range(600):
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                    if path.encode() in handle.read().split(b"\0"):
+                        return
+            except OSError:
+                pass
+        time.sleep(0.05)
+    raise AssertionError(f"{path} never ran")
+
+
 def gone(text: str) -> bool:
     """True once no process's command line holds `text`: a process just sent SIGKILL may
     take a moment to go, so this looks again for a few seconds."""

@@ -10,10 +10,9 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import pytest
-from arena_helpers import assert_refused, fruit_rage, gone, scripted_agent
+from arena_helpers import assert_refused, fruit_rage, gone, scripted_agent, wait_for_script
 from paths import PROJECT_ROOT
 
 from agent.arena.agents import command_problem
@@ -368,7 +367,7 @@ def test_a_stopped_match_kills_the_running_move_and_removes_its_folder(tmp_path,
         text=True,
         env={**os.environ, "TMPDIR": str(moves_folder)},
     )
-    time.sleep(2.0)  # the hanging agent is running by now
+    wait_for_script(str(tmp_path / "hang.py"))
     match.send_signal(stop)
     stdout, stderr = match.communicate(timeout=30)
     assert match.returncode == 130

@@ -12,7 +12,7 @@ import time
 from types import SimpleNamespace
 
 import pytest
-from arena_helpers import fruit_rage, gone, processes_running, scripted_agent
+from arena_helpers import fruit_rage, gone, scripted_agent, wait_for_script
 from paths import PROJECT_ROOT
 
 from agent.arena.referee import GameRecord, play_game
@@ -184,10 +184,7 @@ def test_human_play_stopped_during_the_agent_s_move_kills_it_and_removes_its_fol
         text=True,
         env={**os.environ, "TMPDIR": str(moves_folder)},
     )
-    for _ in range(300):  # until the agent's move runs: hang.py is in its command line and play's
-        if len(processes_running(str(tmp_path / "hang.py"))) >= 2:
-            break
-        time.sleep(0.05)
+    wait_for_script(str(tmp_path / "hang.py"))  # the agent's move runs
     game.send_signal(stop)
     stdout, stderr = game.communicate(timeout=30)
     assert game.returncode == 130 and stdout.endswith("Game abandoned.\n")
