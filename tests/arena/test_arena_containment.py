@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import stat
 import subprocess
 import sys
@@ -453,3 +454,30 @@ def test_children_listed_by_the_kernel_are_those_found_by_scanning_every_process
         for process in sleepers:
             process.kill()
             process.wait()
+
+
+@pytest.mark.skipif(CGROUP_PROBLEM is not None, reason=f"no cgroup for moves here: {CGROUP_PROBLEM}")
+def test_a_stop_during_the_cgroup_probe_leaves_no_cgroup_behind(tmp_path):
+    # The probe runs `true` from PATH: here one that waits, so that the stop lands in it,
+    # before the match has set its handlers.
+    bin_folder, probing = tmp_path / "bin", tmp_path / "probing"
+    bin_folder.mkdir()
+    slow_true = bin_folder / "true"
+    slow_true.write_text(f"#!/bin/sh\ntouch {shlex.quote(str(probing))}\nsleep 2\n")
+    slow_true.chmod(0o755)
+    match = subprocess.Popen(
+        [sys.executable, "-m", "agent", "match", "greedy", "random", "--games", "2", "--size", "3", "--types", "2"],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, "PATH": f"{bin_folder}:{os.environ['PATH']}"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(600):
+        if probing.exists():
+            break
+        time.sleep(0.05)
+    match.send_signal(signal.SIGTERM)
+    assert match.wait(timeout=60) == 130  # interrupted, once the probe is over
+    assert probing.exists() and gone(str(slow_true))
+    parent = containment.own_cgroup_folder()
+    assert [name for name in os.listdir(parent) if name.startswith(f"fruit-rage-move-{match.pid}-")] == []

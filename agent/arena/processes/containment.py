@@ -28,6 +28,8 @@ import time
 from dataclasses import dataclass
 from typing import Optional
 
+from agent.arena.processes.stop_signals import stop_signals_deferred
+
 CGROUP = "cgroup"
 SUBREAPER = "subreaper"
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "move_launcher.py")
@@ -104,7 +106,10 @@ def cgroup_problem(parent: Optional[str]) -> Optional[str]:
     if parent is None:
         return "no cgroup v2 hierarchy is mounted"
     try:
-        CgroupContainment(parent).start(Start(["true"], "/", None, subprocess.DEVNULL)).finish()
+        # A stop signal (it may come before the command's own handlers are set) waits for the
+        # probe's cgroup to be removed, instead of leaving it behind.
+        with stop_signals_deferred():
+            CgroupContainment(parent).start(Start(["true"], "/", None, subprocess.DEVNULL)).finish()
     except ContainmentFailed as error:
         return str(error)
     except OSError as error:  # a cgroup file missing or unreadable

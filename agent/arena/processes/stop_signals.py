@@ -66,6 +66,27 @@ def ignore_signals(numbers) -> None:
 
 
 @contextlib.contextmanager
+def stop_signals_deferred():
+    """Within, in the main thread, for short work that must finish to leave nothing behind:
+    a stop signal or Ctrl-C is noted and acted on at the end, as KeyboardInterrupt. Elsewhere
+    (signal handlers are the main thread's to set) nothing changes. Process-wide, unlike
+    signals_held: another thread (a library's) would take a blocked signal's default action."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came = []
+    taken = [number for number in INTERRUPTING if signal.getsignal(number) is not signal.SIG_IGN]
+    previous = {number: signal.signal(number, lambda signum, frame: came.append(signum)) for number in taken}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+    if came:
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
 def signals_held(numbers=INTERRUPTING):
     """Within, these signals wait (blocked) and then come: a process forked within starts
     with them blocked, and a thread started within keeps them blocked."""
