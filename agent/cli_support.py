@@ -135,8 +135,9 @@ def file_kind(mode: int) -> str:
 
 def open_regular_file(path: str, flags: int = 0):
     """The regular file at `path`, open for binary reading; ValueError `PATH: a FIFO, not a
-    regular file` for anything else, told before a byte is read (a FIFO would wait for a writer, a device may never
-    end), OSError when it cannot be opened. `flags`: more os.open flags (O_NOFOLLOW)."""
+    regular file` for anything else, told before a byte is read (a FIFO would wait for a
+    writer, a device may never end); OSError when it cannot be opened. `flags`: more
+    os.open flags (O_NOFOLLOW)."""
     import os
 
     # O_NONBLOCK: a FIFO's open would otherwise wait for a writer before fstat tells it

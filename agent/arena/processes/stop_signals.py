@@ -68,9 +68,11 @@ def ignore_signals(numbers) -> None:
 @contextlib.contextmanager
 def stop_signals_deferred():
     """Within, in the main thread, for short work that must finish to leave nothing behind:
-    a stop signal or Ctrl-C is noted and acted on at the end, as KeyboardInterrupt. Elsewhere
-    (signal handlers are the main thread's to set) nothing changes. Process-wide, unlike
-    signals_held: another thread (a library's) would take a blocked signal's default action."""
+    a stop signal or Ctrl-C is noted, and at the end handed to the handler it would have
+    met (stop_signals_interrupt's, say), or raised as KeyboardInterrupt where that was the
+    default action. Elsewhere (signal handlers are the main thread's to set) nothing
+    changes. Process-wide, unlike signals_held: another thread (a library's) would take a
+    blocked signal's default action."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -83,7 +85,10 @@ def stop_signals_deferred():
         for number, handler in previous.items():
             signal.signal(number, signal.SIG_DFL if handler is None else handler)
     if came:
-        raise KeyboardInterrupt
+        handler = previous[came[0]]
+        if not callable(handler):
+            raise KeyboardInterrupt
+        handler(came[0], None)
 
 
 @contextlib.contextmanager
