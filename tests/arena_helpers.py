@@ -7,6 +7,7 @@ import json
 import os
 import random
 import shlex
+import signal
 import subprocess
 import sys
 import textwrap
@@ -112,6 +113,13 @@ def processes_running(text: str) -> list:
         except OSError:
             pass
     return found
+
+
+def hangup_by_default() -> None:
+    """For subprocess's preexec_fn: SIGHUP to its default action in the command started,
+    as a terminal session has it, even where the tests run under nohup (whose ignored
+    SIGHUP the command rightly keeps ignoring)."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def wait_for_script(path: str) -> None:

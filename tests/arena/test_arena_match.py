@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 import pytest
-from arena_helpers import assert_refused, fruit_rage, gone, scripted_agent, wait_for_script
+from arena_helpers import assert_refused, fruit_rage, gone, hangup_by_default, scripted_agent, wait_for_script
 from paths import PROJECT_ROOT
 
 from agent.arena.agents import command_problem
@@ -366,6 +366,7 @@ def test_a_stopped_match_kills_the_running_move_and_removes_its_folder(tmp_path,
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "TMPDIR": str(moves_folder)},
+        preexec_fn=hangup_by_default,
     )
     wait_for_script(str(tmp_path / "hang.py"))
     match.send_signal(stop)

@@ -12,7 +12,7 @@ import time
 from types import SimpleNamespace
 
 import pytest
-from arena_helpers import fruit_rage, gone, scripted_agent, wait_for_script
+from arena_helpers import fruit_rage, gone, hangup_by_default, scripted_agent, wait_for_script
 from paths import PROJECT_ROOT
 
 from agent.arena.referee import GameRecord, play_game
@@ -183,6 +183,7 @@ def test_human_play_stopped_during_the_agent_s_move_kills_it_and_removes_its_fol
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "TMPDIR": str(moves_folder)},
+        preexec_fn=hangup_by_default,
     )
     wait_for_script(str(tmp_path / "hang.py"))  # the agent's move runs
     game.send_signal(stop)
