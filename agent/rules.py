@@ -256,12 +256,8 @@ def largest_exchange_blend(grid: Grid, weights) -> int:
     """The core's largest exchange: (a * greedy_pair + b * greedy_exchange + s * g1^2 + c)
     / 1000 for `weights` (a, b, s, c) in thousandths, g1 the largest group's size, rounded
     (halves up), never below 0; 0 on an empty board."""
-    found = groups(grid)
-    if not found:
-        return 0
     a, b, s, c = weights
-    first = max(len(g) for g in found)
-    return from_thousandths(a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + s * first * first + c)
+    return large_groups_blend(grid, (a, b, s, 0, c), 1)  # the large groups weighing no count
 
 
 def large_groups_blend(grid: Grid, weights, size: int) -> int:

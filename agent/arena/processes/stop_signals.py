@@ -30,7 +30,7 @@ def stop_signals_interrupt():
     """Within: a stop signal or Ctrl-C raises KeyboardInterrupt, once. A signal ignored
     (nohup) stays ignored."""
     global _stop_pending
-    taken = [number for number in INTERRUPTING if signal.getsignal(number) is not signal.SIG_IGN]
+    taken = _not_ignored(INTERRUPTING)
     _stop_pending = False
     previous = {number: signal.signal(number, _interrupt_once(taken)) for number in taken}
     try:
@@ -60,6 +60,11 @@ def raise_lost_stop() -> None:
         raise KeyboardInterrupt
 
 
+def _not_ignored(numbers) -> list:
+    """Those of `numbers` not set ignored (nohup's SIGHUP stays ignored)."""
+    return [number for number in numbers if signal.getsignal(number) is not signal.SIG_IGN]
+
+
 def ignore_signals(numbers) -> None:
     for number in numbers:
         signal.signal(number, signal.SIG_IGN)
@@ -77,8 +82,10 @@ def stop_signals_deferred():
         yield
         return
     came = []
-    taken = [number for number in INTERRUPTING if signal.getsignal(number) is not signal.SIG_IGN]
-    previous = {number: signal.signal(number, lambda signum, frame: came.append(signum)) for number in taken}
+    previous = {
+        number: signal.signal(number, lambda signum, frame: came.append(signum))
+        for number in _not_ignored(INTERRUPTING)
+    }
     try:
         yield
     finally:
