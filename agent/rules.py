@@ -275,6 +275,29 @@ def large_groups_blend(grid: Grid, weights, size: int) -> int:
     return from_thousandths(blend)
 
 
+def best_exchange_value(grid: Grid) -> int:
+    """The mover takes whichever group does best against the reply: the most of g^2 - r^2
+    over every group g, r the largest group of the position taking g leaves (0 on an
+    empty board)."""
+    return max(
+        (len(g) ** 2 - max((len(h) for h in groups(remove_and_fall(grid, g))), default=0) ** 2 for g in groups(grid)),
+        default=0,
+    )
+
+
+def best_exchange_blend(grid: Grid, weights) -> int:
+    """The core's best exchange: (a * greedy_pair + b * greedy_exchange + s * g1^2 + e *
+    best_exchange + c) / 1000 for `weights` (a, b, s, e, c) in thousandths, g1 the largest
+    group's size, rounded (halves up), never below 0; 0 on an empty board."""
+    found = groups(grid)
+    if not found:
+        return 0
+    a, b, s, e, c = weights
+    first = max(len(g) for g in found)
+    blend = a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + s * first * first
+    return from_thousandths(blend + e * best_exchange_value(grid) + c)
+
+
 def greedy_largest(grid: Grid) -> Group:
     """The largest group; of several, the one with the least group_key."""
     return min(groups(grid), key=lambda g: (-len(g), group_key(grid, g)))

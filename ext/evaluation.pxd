@@ -17,9 +17,11 @@ cpdef enum:
     EVAL_GREEDY_LINE = 5     # a fitted blend of the greedy pair and a greedy line of 4 plies
     EVAL_LARGEST_EXCHANGE = 6  # the pair exchange and the largest group's square
     EVAL_LARGE_GROUPS = 7    # the largest exchange and how many groups are large
+    EVAL_BEST_EXCHANGE = 8   # the largest exchange and the best exchange of any group
+    EVAL_SIBLING_EXCHANGE = 9  # the largest exchange's terms weighted to rank a move's children
 
 cdef enum:
-    EVAL_KINDS = 8           # the kinds above are 0 .. EVAL_KINDS - 1
+    EVAL_KINDS = 10          # the kinds above are 0 .. EVAL_KINDS - 1
     # EVAL_PAIR_EXCHANGE's weights in thousandths: (PAIR * greedy pair + EXCHANGE * greedy
     # exchange + CONSTANT) / 1000, rounded, never below 0 (the 12x12 p4 fit of
     # docs/strength-eval.md; agent/evaluations.py gives its oracle the same numbers).
@@ -59,6 +61,22 @@ cdef enum:
     LARGE_SQUARE = 106
     LARGE_COUNT = 1570
     LARGE_CONSTANT = 3859
+    # EVAL_BEST_EXCHANGE: the largest exchange's three terms and the best exchange, the most
+    # of g^2 - r^2 over every group g (r the largest group taking g leaves), weighted BEST_*
+    # (the 26x26 p9 fit of the same labels): the mover may do better than a largest group
+    # when taking it sets up a merge, or when a smaller group's removal splits the reply.
+    BEST_PAIR = 180
+    BEST_EXCHANGE = 130
+    BEST_SQUARE = 161
+    BEST_REPLY = 298
+    BEST_CONSTANT = 3762
+    # EVAL_SIBLING_EXCHANGE: the largest exchange's three terms weighted SIBLING_* to rank
+    # the children of one position as searches 5 plies deeper do (a fit within each
+    # parent, agent/tuning/siblings.py), the constant then fitted to the labels' level.
+    SIBLING_PAIR = 50
+    SIBLING_EXCHANGE = 369
+    SIBLING_SQUARE = 482
+    SIBLING_CONSTANT = 1954
 
 # The value of `pos`, the position `move` leaves; `parent` is the list of the position
 # the move was played in, `summary` its summary when needs_summary(kind) (else unread),

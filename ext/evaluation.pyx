@@ -9,7 +9,8 @@ from core_types cimport MAX_GROUPS, MAX_N
 
 cdef bint needs_summary(int kind) noexcept nogil:
     return (kind == EVAL_GREEDY_PAIR or kind == EVAL_PAIR_EXCHANGE or kind == EVAL_HOT_EXCHANGE
-            or kind == EVAL_LARGEST_EXCHANGE or kind == EVAL_LARGE_GROUPS)
+            or kind == EVAL_LARGEST_EXCHANGE or kind == EVAL_LARGE_GROUPS or kind == EVAL_BEST_EXCHANGE
+            or kind == EVAL_SIBLING_EXCHANGE)
 
 
 cdef bint needs_parent_list(int kind) noexcept nogil:
@@ -161,14 +162,73 @@ cdef bint largest_sizes(const GroupSummary *summary, int32_t *sizes, int count) 
     return True
 
 
+cdef int32_t largest_outside(const GroupSummary *summary, const Group *g, int band_lo,
+                             int band_hi) noexcept nogil:
+    """The largest of the summary's listed groups other than `g` that lie wholly outside
+    columns band_lo..band_hi (0 when none): it stands unchanged once a group of that band
+    is taken, so the reply is at least as large."""
+    cdef int i
+    cdef int32_t out = 0
+    cdef const Group *h
+    for i in range(summary.largest_count):
+        h = summary.largest[i]
+        if h != g and h.size > out and not in_band(h, band_lo, band_hi):
+            out = h.size
+    return out
+
+
+cdef int32_t best_of_groups(const Position *pos, const Group **candidates, int count, int32_t best,
+                            const GroupList *groups, const GroupSummary *summary) noexcept nogil:
+    """The most of `best` and g^2 - r^2 over the `candidates` g, r the largest group taking g
+    leaves; a reply is computed only where the bound g^2 - (the largest listed group left
+    alone)^2 can beat what is found."""
+    cdef int i, band_lo, band_hi
+    cdef int32_t out, reply
+    for i in range(count):
+        band_of(candidates[i], pos.n, &band_lo, &band_hi)
+        out = largest_outside(summary, candidates[i], band_lo, band_hi)
+        if candidates[i].size * candidates[i].size - out * out <= best:
+            continue
+        reply = largest_reply(pos, candidates[i], groups, summary)
+        if candidates[i].size * candidates[i].size - reply * reply > best:
+            best = candidates[i].size * candidates[i].size - reply * reply
+    return best
+
+
+cdef bint unlisted_may_beat(const GroupSummary *summary, int n, int32_t best) noexcept nogil:
+    """Whether a group the summary does not list could make an exchange above `best`. Each
+    is at most as large as the least listed one (singles: 1), so its band fits a window
+    that many columns wide plus two; the listed groups away from that window stand
+    unchanged, and the largest of them bounds its reply from below."""
+    cdef int start, lo, hi
+    cdef int32_t size, out, least_out = MAX_GROUPS
+    if summary.largest_count < summary.multi_count:
+        size = summary.largest[summary.largest_count - 1].size
+    elif summary.all_singles:
+        size = 1
+    else:
+        return False
+    if size * size <= best:
+        return False
+    for start in range(-1, n):
+        lo = start if start > 0 else 0
+        hi = start + size + 1 if start + size + 1 < n else n - 1
+        out = largest_outside(summary, NULL, lo, hi)
+        if out < least_out:
+            least_out = out
+    return size * size - least_out * least_out > best
+
+
 cdef void exchange_terms(const Position *pos, const Group *move, const GroupList *parent,
                          const GroupSummary *summary, GroupList *scratch, int32_t *pair,
-                         int32_t *exchange, int32_t *hot, int32_t *first, int32_t *large) noexcept nogil:
+                         int32_t *exchange, int32_t *hot, int32_t *first, int32_t *large,
+                         int32_t *best) noexcept nogil:
     """Into `pair` the greedy pair and into `exchange` the greedy exchange of `pos` (not
     empty): the mover takes a largest group (of several, the one that leaves the opponent
     the least), the opponent the largest group of what is left. Into `first` unless NULL,
     the largest group's size. Into `large` unless NULL, how many groups have at least
-    LARGE_SIZE fruit. Into `hot` unless NULL,
+    LARGE_SIZE fruit. Into `best` unless NULL, the best exchange: the most of g^2 - r^2
+    over every group g, r the largest group taking g leaves. Into `hot` unless NULL,
     g1^2 - g2^2 + g3^2 - ... over the HOT_GROUPS largest groups, as independent hot
     switches. Only the move's band is walked, and each largest group's band once it is
     taken; where the summary cannot tell (its list of the largest groups runs out, all
@@ -201,6 +261,11 @@ cdef void exchange_terms(const Position *pos, const Group *move, const GroupList
         # and the count of large groups, the ones it left out when all it kept are large
         whole = whole or (large != NULL and own.largest_count < own.multi_count
                           and own.largest[own.largest_count - 1].size >= LARGE_SIZE)
+        if not whole and best != NULL:
+            best[0] = best_of_groups(pos, own.largest, own.largest_count,
+                                     seen.first * seen.first - least * least, scratch, &own)
+            # and the groups it does not list, when one of them might do better
+            whole = unlisted_may_beat(&own, pos.n, best[0])
     if whole:
         list_groups(pos, scratch)
         summarize(scratch, &own)
@@ -211,6 +276,11 @@ cdef void exchange_terms(const Position *pos, const Group *move, const GroupList
                 largest[count] = &scratch.groups[i]
                 count += 1
         least = least_reply(pos, largest, count, least, scratch, &own)
+        if best != NULL:
+            for i in range(scratch.count):
+                largest[i] = &scratch.groups[i]
+            best[0] = best_of_groups(pos, largest, scratch.count, seen.first * seen.first - least * least,
+                                     scratch, &own)
     pair[0] = pair_value(&seen)
     exchange[0] = seen.first * seen.first - least * least
     if first != NULL:
@@ -238,7 +308,7 @@ cdef int32_t pair_exchange_value(const Position *pos, const Group *move, const G
     cdef int64_t blend
     if pos.fruit == 0:
         return 0
-    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, NULL, NULL)
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, NULL, NULL, NULL)
     blend = <int64_t>BLEND_PAIR * pair + <int64_t>BLEND_EXCHANGE * exchange + BLEND_CONSTANT
     return from_thousandths(blend)
 
@@ -252,23 +322,24 @@ cdef int32_t hot_exchange_value(const Position *pos, const Group *move, const Gr
     cdef int64_t blend
     if pos.fruit == 0:
         return 0
-    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, &hot, NULL, NULL)
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, &hot, NULL, NULL, NULL)
     blend = (<int64_t>HOT_PAIR * pair + <int64_t>HOT_EXCHANGE * exchange + <int64_t>HOT_SWITCHES * hot
              + HOT_CONSTANT)
     return from_thousandths(blend)
 
 
-cdef int32_t largest_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
-                                    const GroupSummary *summary, GroupList *scratch) noexcept nogil:
-    """(LARGEST_PAIR * greedy pair + LARGEST_EXCHANGE * greedy exchange + LARGEST_SQUARE *
-    g1^2 + LARGEST_CONSTANT) / 1000, rounded, >= 0, g1 the largest group's size."""
+cdef int32_t squares_blend(const Position *pos, const Group *move, const GroupList *parent,
+                           const GroupSummary *summary, GroupList *scratch, int32_t weight_pair,
+                           int32_t weight_exchange, int32_t weight_square, int32_t constant) noexcept nogil:
+    """(weight_pair * greedy pair + weight_exchange * greedy exchange + weight_square *
+    g1^2 + constant) / 1000, rounded, >= 0, g1 the largest group's size."""
     cdef int32_t pair, exchange, first
     cdef int64_t blend
     if pos.fruit == 0:
         return 0
-    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, &first, NULL)
-    blend = (<int64_t>LARGEST_PAIR * pair + <int64_t>LARGEST_EXCHANGE * exchange
-             + <int64_t>LARGEST_SQUARE * first * first + LARGEST_CONSTANT)
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, &first, NULL, NULL)
+    blend = (<int64_t>weight_pair * pair + <int64_t>weight_exchange * exchange
+             + <int64_t>weight_square * first * first + constant)
     return from_thousandths(blend)
 
 
@@ -281,10 +352,24 @@ cdef int32_t large_groups_value(const Position *pos, const Group *move, const Gr
     cdef int64_t blend
     if pos.fruit == 0:
         return 0
-    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, &first, &large)
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, &first, &large, NULL)
     blend = (<int64_t>LARGE_PAIR * pair + <int64_t>LARGE_EXCHANGE * exchange
              + <int64_t>LARGE_SQUARE * first * first + <int64_t>LARGE_COUNT * large
              + LARGE_CONSTANT)
+    return from_thousandths(blend)
+
+
+cdef int32_t best_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
+                                 const GroupSummary *summary, GroupList *scratch) noexcept nogil:
+    """(BEST_PAIR * greedy pair + BEST_EXCHANGE * greedy exchange + BEST_SQUARE * g1^2 +
+    BEST_REPLY * best exchange + BEST_CONSTANT) / 1000, rounded, >= 0."""
+    cdef int32_t pair, exchange, first, best
+    cdef int64_t blend
+    if pos.fruit == 0:
+        return 0
+    exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, &first, NULL, &best)
+    blend = (<int64_t>BEST_PAIR * pair + <int64_t>BEST_EXCHANGE * exchange
+             + <int64_t>BEST_SQUARE * first * first + <int64_t>BEST_REPLY * best + BEST_CONSTANT)
     return from_thousandths(blend)
 
 
@@ -360,7 +445,13 @@ cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const Gr
     if kind == EVAL_GREEDY_LINE:
         return greedy_line_value(pos)
     if kind == EVAL_LARGEST_EXCHANGE:
-        return largest_exchange_value(pos, move, parent, summary, scratch)
+        return squares_blend(pos, move, parent, summary, scratch, LARGEST_PAIR, LARGEST_EXCHANGE,
+                             LARGEST_SQUARE, LARGEST_CONSTANT)
     if kind == EVAL_LARGE_GROUPS:
         return large_groups_value(pos, move, parent, summary, scratch)
+    if kind == EVAL_BEST_EXCHANGE:
+        return best_exchange_value(pos, move, parent, summary, scratch)
+    if kind == EVAL_SIBLING_EXCHANGE:
+        return squares_blend(pos, move, parent, summary, scratch, SIBLING_PAIR, SIBLING_EXCHANGE,
+                             SIBLING_SQUARE, SIBLING_CONSTANT)
     return 0

@@ -5,6 +5,7 @@ import time
 
 from agent._core import (
     EVAL_ALTERNATING,
+    EVAL_BEST_EXCHANGE,
     EVAL_GREEDY_LINE,
     EVAL_GREEDY_PAIR,
     EVAL_HOT_EXCHANGE,
@@ -12,6 +13,7 @@ from agent._core import (
     EVAL_LARGEST_EXCHANGE,
     EVAL_NONE,
     EVAL_PAIR_EXCHANGE,
+    EVAL_SIBLING_EXCHANGE,
     INFINITE_VALUE,
     MODEL_GREEDY,
     Searcher,
@@ -50,6 +52,8 @@ EVALUATION_KINDS = {
     "greedy-line": EVAL_GREEDY_LINE,
     "largest-exchange": EVAL_LARGEST_EXCHANGE,
     "large-groups": EVAL_LARGE_GROUPS,
+    "best-exchange": EVAL_BEST_EXCHANGE,
+    "sibling-exchange": EVAL_SIBLING_EXCHANGE,
 }
 
 

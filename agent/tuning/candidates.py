@@ -37,6 +37,10 @@ def large_groups(depth=None) -> SearchPlayer:
     return SearchPlayer(depth=depth, evaluation="large-groups")
 
 
+def best_exchange(depth=None) -> SearchPlayer:
+    return SearchPlayer(depth=depth, evaluation="best-exchange")
+
+
 def quiescence(depth=None) -> SearchPlayer:
     """The agent with its own evaluation (the pair exchange when it was measured), the
     horizon extended by the quiescence search."""
@@ -65,6 +69,18 @@ def greedy_line_at_depth_4() -> SearchPlayer:
 
 def largest_exchange_at_depth_4() -> SearchPlayer:
     return largest_exchange(EQUAL_DEPTH)
+
+
+def sibling_exchange(depth=None) -> SearchPlayer:
+    return SearchPlayer(depth=depth, evaluation="sibling-exchange")
+
+
+def best_exchange_at_depth_4() -> SearchPlayer:
+    return best_exchange(EQUAL_DEPTH)
+
+
+def sibling_exchange_at_depth_4() -> SearchPlayer:
+    return sibling_exchange(EQUAL_DEPTH)
 
 
 def pair_exchange(depth=None) -> SearchPlayer:
@@ -113,6 +129,8 @@ VARIANTS = (
     ("greedy-line", "greedy-line", None),
     ("largest-exchange", "largest-exchange", None),
     ("large-groups", "large-groups", None),
+    ("best-exchange", "best-exchange", None),
+    ("sibling-exchange", "sibling-exchange", None),
     ("greedy-pair", "greedy-pair", None),
     ("quiescence", "pair-exchange", QUIESCENCE),
     ("quiescence-6", "pair-exchange", QUIESCENCE_HOT_6),

@@ -31,7 +31,7 @@ import numpy as np
 
 from agent import rules
 from agent.cli_support import interrupted, number, open_regular_file, printable
-from agent.evaluations import HOT_WEIGHTS, LARGE_SIZE, LARGE_WEIGHTS, LARGEST_WEIGHTS, LINE_WEIGHTS
+from agent.evaluations import BEST_WEIGHTS, HOT_WEIGHTS, LARGE_SIZE, LARGE_WEIGHTS, LARGEST_WEIGHTS, LINE_WEIGHTS
 from agent.tuning.fit import fit_ridge, held_out_games, r_squared
 
 PAIR_EXCHANGE_WEIGHTS = (465, 325, 4222)  # the core's BLEND_* (ext/evaluation.pxd)
@@ -40,6 +40,7 @@ HOT_EXCHANGE = "greedy pair + greedy exchange + hot sum of 4"
 GREEDY_LINE = "greedy pair + greedy line of 4"
 LARGEST_EXCHANGE = "greedy pair + greedy exchange + largest square"
 LARGE_GROUPS = "greedy pair + greedy exchange + largest square + large groups"
+BEST_EXCHANGE = "greedy pair + greedy exchange + largest square + best exchange"
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,8 @@ FEATURE_SETS = {
         sum(len(group) >= LARGE_SIZE for group in rules.groups(g)),
     ),
     "large groups as used": lambda g: (rules.large_groups_blend(g, LARGE_WEIGHTS, LARGE_SIZE),),
+    BEST_EXCHANGE: lambda g: (*FEATURE_SETS[LARGEST_EXCHANGE](g), rules.best_exchange_value(g)),
+    "best exchange as used": lambda g: (rules.best_exchange_blend(g, BEST_WEIGHTS),),
     "20 features": _twenty,
 }
 AS_USED = (
@@ -146,6 +149,7 @@ AS_USED = (
     "greedy line as used",
     "largest exchange as used",
     "large groups as used",
+    "best exchange as used",
 )
 
 
@@ -365,7 +369,7 @@ def _run(args) -> int:
     width = max(map(len, FEATURE_SETS))
     for name, r2 in r2_table(positions, splits=args.splits, seed=args.seed, ridge=args.ridge).items():
         print(f"  {name:<{width}} {r2:6.3f}")
-    for name in (HOT_EXCHANGE, GREEDY_LINE, LARGEST_EXCHANGE, LARGE_GROUPS):
+    for name in (HOT_EXCHANGE, GREEDY_LINE, LARGEST_EXCHANGE, LARGE_GROUPS, BEST_EXCHANGE):
         print(f"  weights in thousandths, fitted to all, of {name}: {blend_weights(positions, FEATURE_SETS[name])}")
     if args.forward:
         print("forward selection, each step's addition and the held-out R^2 of the columns so far:")
