@@ -1,8 +1,7 @@
 """The candidate evaluations past the search ceiling (issue 44): the hot exchange, the
 greedy line, the largest exchange, the large groups, the best exchange and the sibling
-exchange, held to their oracles in
-agent.rules on positions of real games (random moves from full boards), by hand on a
-board worked out on paper, and inside the search."""
+exchange, held to their oracles in agent.rules on positions of real games (random moves
+from full boards), by hand on boards worked out on paper, and inside the search."""
 
 import pytest
 from fruit_helpers import mid_game
