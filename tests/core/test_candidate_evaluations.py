@@ -4,7 +4,7 @@ exchange, held to their oracles in agent.rules on positions of real games (rando
 from full boards), by hand on boards worked out on paper, and inside the search."""
 
 import pytest
-from fruit_helpers import mid_game
+from fruit_helpers import children_to_check, mid_game
 
 from agent import rules
 from agent._core import Board, Searcher
@@ -20,9 +20,6 @@ CANDIDATE_NAMES = [
 ]
 CANDIDATES = [e for e in EVALUATIONS if e.name in CANDIDATE_NAMES]
 each_candidate = pytest.mark.parametrize("evaluation", CANDIDATES, ids=lambda e: e.name)
-# Children of a large board whose best exchange is checked (its oracle takes 0.1-0.5 s
-# a child on 26x26).
-SAMPLED_CHILDREN = 3
 
 
 def test_every_candidate_is_registered():
@@ -93,11 +90,7 @@ def test_the_core_evaluates_every_child_of_a_mid_game_position_as_the_oracle(eva
     for seed in range(3):
         grid = mid_game(seed, size, types, share)
         values = Board(grid).evaluations_after_moves(evaluation.kind)
-        children = rules.groups(grid)
-        if evaluation.name == "best-exchange" and size > 15:
-            # its oracle replays every group of the child: a spread of a few children
-            children = children[:: max(1, len(children) // SAMPLED_CHILDREN)]
-        for group in children:
+        for group in children_to_check(evaluation, rules.groups(grid)):
             cell = next(cell for cell in values if cell in group)
             assert values[cell] == evaluation.oracle(rules.remove_and_fall(grid, group)), (seed, cell)
 
