@@ -183,15 +183,16 @@ cdef int32_t best_of_groups(const Position *pos, const Group **candidates, int c
     leaves; a reply is computed only where the bound g^2 - (the largest listed group left
     alone)^2 can beat what is found."""
     cdef int i, band_lo, band_hi
-    cdef int32_t out, reply
+    cdef int32_t square, out, reply
     for i in range(count):
+        square = candidates[i].size * candidates[i].size
         band_of(candidates[i], pos.n, &band_lo, &band_hi)
         out = largest_outside(summary, candidates[i], band_lo, band_hi)
-        if candidates[i].size * candidates[i].size - out * out <= best:
+        if square - out * out <= best:
             continue
         reply = largest_reply(pos, candidates[i], groups, summary)
-        if candidates[i].size * candidates[i].size - reply * reply > best:
-            best = candidates[i].size * candidates[i].size - reply * reply
+        if square - reply * reply > best:
+            best = square - reply * reply
     return best
 
 

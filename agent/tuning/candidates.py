@@ -41,6 +41,10 @@ def best_exchange(depth=None) -> SearchPlayer:
     return SearchPlayer(depth=depth, evaluation="best-exchange")
 
 
+def sibling_exchange(depth=None) -> SearchPlayer:
+    return SearchPlayer(depth=depth, evaluation="sibling-exchange")
+
+
 def quiescence(depth=None) -> SearchPlayer:
     """The agent with its own evaluation (the pair exchange when it was measured), the
     horizon extended by the quiescence search."""
@@ -69,10 +73,6 @@ def greedy_line_at_depth_4() -> SearchPlayer:
 
 def largest_exchange_at_depth_4() -> SearchPlayer:
     return largest_exchange(EQUAL_DEPTH)
-
-
-def sibling_exchange(depth=None) -> SearchPlayer:
-    return SearchPlayer(depth=depth, evaluation="sibling-exchange")
 
 
 def best_exchange_at_depth_4() -> SearchPlayer:

@@ -29,6 +29,7 @@ import numpy as np
 
 from agent import rules
 from agent.cli_support import interrupted, number, printable
+from agent.tuning import labels
 from agent.tuning.fit import r_squared
 
 # The terms of the largest exchange, which the fit weighs anew.
@@ -44,22 +45,19 @@ AS_USED = ("pair-exchange", "largest-exchange", "best-exchange", "sibling-exchan
 @dataclass(frozen=True)
 class Child:
     parent: int  # which parent it is a child of
-    rows: tuple
-    points: int  # what the move to it took
+    taken: frozenset  # the parent's group its move took
+    points: int  # what the move took
     label: int  # the search's value of it, from its mover's view
     terms: tuple  # TERMS of it
 
 
-def child_terms(grid) -> tuple:
-    first = max(len(g) for g in rules.groups(grid))
-    return rules.greedy_pair_value(grid), rules.greedy_exchange_value(grid), first * first
+# TERMS of a position, as agent.tuning.labels computes them for the largest exchange's fit
+child_terms = labels.FEATURE_SETS[labels.LARGEST_EXCHANGE]
 
 
 def sibling_labels(positions: list, *, every: int, depth: int, seed: int, progress=None) -> list:
     """The labelled children of every `every`-th of `positions` with at least
     LARGEST_CHILDREN + 1 groups, the random ones drawn from `seed`."""
-    from agent.tuning.labels import search_label
-
     rng = random.Random(seed)
     parents = positions[::every]
     children = []
@@ -73,8 +71,8 @@ def sibling_labels(positions: list, *, every: int, depth: int, seed: int, progre
             child = rules.remove_and_fall(grid, group)
             if rules.is_empty(child):
                 continue
-            label, _ = search_label(child, depth)
-            children.append(Child(index, child, len(group) ** 2, label, child_terms(child)))
+            label, _ = labels.search_label(child, depth)
+            children.append(Child(index, group, len(group) ** 2, label, child_terms(child)))
         if progress:
             progress(index + 1, len(parents))
     return children
@@ -89,13 +87,23 @@ def within_parents(values: np.ndarray, parents: np.ndarray) -> np.ndarray:
     return out
 
 
-def heldout_within_r2(children: list, columns: np.ndarray, *, fitted: bool, splits: int, seed: int) -> float:
-    """The median over `splits` random splits by parent (a quarter held out) of the R^2,
-    within parents, of the children's worth: fitted to `columns` (points first, then
-    the terms) or, `fitted` False, `columns[:, 0]` taken as the prediction."""
+def centred_worth(children: list, columns: np.ndarray) -> tuple:
+    """(each child's parent, its worth, `columns`), worth and columns within parents."""
     parents = np.array([c.parent for c in children])
     worth = within_parents(np.array([c.points - c.label for c in children]), parents)
-    centred = np.column_stack([within_parents(column, parents) for column in columns.T])
+    return parents, worth, np.column_stack([within_parents(column, parents) for column in columns.T])
+
+
+def fit_columns(children: list) -> np.ndarray:
+    """The columns a fit weighs: each child's points, then its TERMS."""
+    return np.array([(c.points, *c.terms) for c in children], dtype=float)
+
+
+def heldout_within_r2(children: list, columns: np.ndarray, *, fitted: bool, splits: int, seed: int) -> float:
+    """The median over `splits` random splits by parent (a quarter held out) of the R^2,
+    within parents, of the children's worth: fitted to `columns` (fit_columns) or,
+    `fitted` False, `columns[:, 0]` taken as the prediction."""
+    parents, worth, centred = centred_worth(children, columns)
     ids = sorted(set(parents.tolist()))
     scores = []
     for split in range(splits):
@@ -115,35 +123,34 @@ def sibling_weights(children: list, positions: list) -> tuple:
     the within-parent fit of the worth to the points and the terms, the terms' weights
     divided by the points' (so that a point taken counts one), the constant then the
     mean of `positions`' labels less the weighted terms of them."""
-    parents = np.array([c.parent for c in children])
-    columns = np.array([(c.points, *c.terms) for c in children], dtype=float)
-    worth = within_parents(np.array([c.points - c.label for c in children]), parents)
-    fit = np.linalg.lstsq(np.column_stack([within_parents(col, parents) for col in columns.T]), worth, rcond=None)[0]
+    _, worth, centred = centred_worth(children, fit_columns(children))
+    fit = np.linalg.lstsq(centred, worth, rcond=None)[0]
     weights = -fit[1:] / fit[0]
-    terms = np.array([child_terms(p.rows) for p in positions if rules.groups(p.rows)], dtype=float)
-    labels = np.array([p.label for p in positions if rules.groups(p.rows)], dtype=float)
-    constant = float(np.mean(labels - terms @ weights))
+    played = [p for p in positions if rules.groups(p.rows)]
+    terms = np.array([child_terms(p.rows) for p in played], dtype=float)
+    constant = float(np.mean(np.array([p.label for p in played], dtype=float) - terms @ weights))
     return tuple(round(1000 * w) for w in (*weights, constant))
 
 
-def as_used_columns(children: list, positions: list, every: int, name: str) -> np.ndarray:
-    """[points - the core's evaluation `name` of each child], from the parent's groups as
-    the search computes it."""
+def as_used_columns(children: list, positions: list, every: int, names) -> dict:
+    """{name: [points - the core's evaluation `name` of each child]} for `names`, computed
+    from the parent's groups as the search computes it."""
     from agent._core import Board
     from agent.move.deepening import EVALUATION_KINDS
 
-    kind = EVALUATION_KINDS[name]
-    values = {}
-    for parent in sorted({c.parent for c in children}):
-        grid = positions[parent * every].rows
-        for cell, value in Board(grid).evaluations_after_moves(kind).items():
-            values[(parent, rules.remove_and_fall(grid, rules.group_at(grid, cell)))] = value
-    return np.array([[c.points - values[(c.parent, c.rows)]] for c in children], dtype=float)
+    columns = {name: [] for name in names}
+    values = {}  # of the parent at hand: {name: {cell: value}}, one cell a group
+    for child in children:
+        if child.parent not in values:
+            board = Board(positions[child.parent * every].rows)
+            values = {child.parent: {name: board.evaluations_after_moves(EVALUATION_KINDS[name]) for name in names}}
+        for name in names:
+            value = next(value for cell, value in values[child.parent][name].items() if cell in child.taken)
+            columns[name].append([child.points - value])
+    return {name: np.array(column, dtype=float) for name, column in columns.items()}
 
 
 def main(argv=None) -> int:
-    from agent.tuning import labels
-
     parser = argparse.ArgumentParser(
         prog="python3 -m agent.tuning.siblings",
         description=__doc__.split("\n\n")[0],
@@ -172,9 +179,9 @@ def main(argv=None) -> int:
         print(f"median within-parent R^2 of their worth, {args.splits} splits by parent")
         split = {"splits": args.splits, "seed": args.seed}
         rows = [("the points alone", np.array([[c.points] for c in children], dtype=float), False)]
-        rows += [(f"{name} as used", as_used_columns(children, positions, args.every, name), False) for name in AS_USED]
-        fitted = np.array([(c.points, *c.terms) for c in children], dtype=float)
-        rows.append((f"points + {', '.join(TERMS)}, fitted", fitted, True))
+        used = as_used_columns(children, positions, args.every, AS_USED)
+        rows += [(f"{name} as used", used[name], False) for name in AS_USED]
+        rows.append((f"points + {', '.join(TERMS)}, fitted", fit_columns(children), True))
         width = max(len(label) for label, _, _ in rows)
         for label, columns, fit in rows:
             print(f"  {label:<{width}} {heldout_within_r2(children, columns, fitted=fit, **split):6.3f}")

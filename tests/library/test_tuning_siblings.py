@@ -19,7 +19,7 @@ def made_children(weights, parents=12, per_parent=6, seed=3):
         for _ in range(per_parent):
             terms = tuple(int(t) for t in rng.integers(-30, 60, 3))
             points = int(rng.integers(1, 50))
-            children.append(siblings.Child(parent, ("0",), points, np.dot(weights, terms) / 1000 + offset, terms))
+            children.append(siblings.Child(parent, frozenset(), points, np.dot(weights, terms) / 1000 + offset, terms))
     return children
 
 
@@ -54,15 +54,15 @@ def test_children_are_the_largest_groups_and_some_others_each_labelled_by_the_se
             assert not mine
             continue
         largest = sorted(found, key=lambda g: (-len(g), rules.group_key(grid, g)))[: siblings.LARGEST_CHILDREN]
-        made = {rules.remove_and_fall(grid, g): len(g) ** 2 for g in found}
-        assert {rules.remove_and_fall(grid, g) for g in largest} <= {c.rows for c in mine} or any(
+        assert set(largest) <= {c.taken for c in mine} or any(
             rules.is_empty(rules.remove_and_fall(grid, g)) for g in largest
         )
         assert len(mine) <= siblings.LARGEST_CHILDREN + siblings.RANDOM_CHILDREN
         for child in mine:
-            assert child.points == made[child.rows]
-            assert child.label == labels.search_label(child.rows, 2)[0]
-            assert child.terms == siblings.child_terms(child.rows)
+            assert child.taken in found and child.points == len(child.taken) ** 2
+            after = rules.remove_and_fall(grid, child.taken)
+            assert child.label == labels.search_label(after, 2)[0]
+            assert child.terms == siblings.child_terms(after)
 
 
 def test_the_command_on_a_saved_file(tmp_path, capsys):
