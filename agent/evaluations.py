@@ -27,13 +27,15 @@ from agent.move.deepening import EVALUATION_KINDS
 # LARGEST_PAIR, LARGEST_EXCHANGE, LARGEST_SQUARE, LARGEST_CONSTANT; LARGE_PAIR,
 # LARGE_EXCHANGE, LARGE_SQUARE, LARGE_COUNT, LARGE_CONSTANT and LARGE_SIZE; BEST_PAIR,
 # BEST_EXCHANGE, BEST_SQUARE, BEST_REPLY and BEST_CONSTANT; SIBLING_PAIR, SIBLING_EXCHANGE,
-# SIBLING_SQUARE and SIBLING_CONSTANT.
+# SIBLING_SQUARE and SIBLING_CONSTANT; SIBLING_BEST_PAIR, SIBLING_BEST_EXCHANGE,
+# SIBLING_BEST_SQUARE, SIBLING_BEST_REPLY and SIBLING_BEST_CONSTANT.
 HOT_WEIGHTS = (176, 258, 228, 4361)
 LINE_WEIGHTS = (258, 117, 4096)
 LARGEST_WEIGHTS = (273, 273, 151, 3622)
 LARGE_WEIGHTS, LARGE_SIZE = (258, 258, 106, 1570, 3859), 5
 BEST_WEIGHTS = (180, 130, 161, 298, 3762)
 SIBLING_WEIGHTS = (50, 369, 482, 1954)
+SIBLING_BEST_WEIGHTS = (-163, -53, 427, 704, 2431)
 
 
 class Evaluation:
@@ -67,4 +69,5 @@ EVALUATIONS = (
     Evaluation("large-groups", lambda grid: rules.large_groups_blend(grid, LARGE_WEIGHTS, LARGE_SIZE)),
     Evaluation("best-exchange", lambda grid: rules.best_exchange_blend(grid, BEST_WEIGHTS)),
     Evaluation("sibling-exchange", lambda grid: rules.largest_exchange_blend(grid, SIBLING_WEIGHTS)),
+    Evaluation("sibling-best-exchange", lambda grid: rules.best_exchange_blend(grid, SIBLING_BEST_WEIGHTS)),
 )

@@ -19,9 +19,10 @@ cpdef enum:
     EVAL_LARGE_GROUPS = 7    # the largest exchange and how many groups are large
     EVAL_BEST_EXCHANGE = 8   # the largest exchange and the best exchange of any group
     EVAL_SIBLING_EXCHANGE = 9  # the largest exchange's terms weighted to rank a move's children
+    EVAL_SIBLING_BEST = 10   # the best exchange's terms weighted to rank a move's children
 
 cdef enum:
-    EVAL_KINDS = 10          # the kinds above are 0 .. EVAL_KINDS - 1
+    EVAL_KINDS = 11          # the kinds above are 0 .. EVAL_KINDS - 1
     # EVAL_PAIR_EXCHANGE's weights in thousandths: (PAIR * greedy pair + EXCHANGE * greedy
     # exchange + CONSTANT) / 1000, rounded, never below 0 (the 12x12 p4 fit of
     # docs/strength-eval.md; agent/evaluations.py gives its oracle the same numbers).
@@ -77,6 +78,14 @@ cdef enum:
     SIBLING_EXCHANGE = 369
     SIBLING_SQUARE = 482
     SIBLING_CONSTANT = 1954
+    # EVAL_SIBLING_BEST: the best exchange's four terms weighted SIBLING_BEST_* as the
+    # sibling exchange's are (a fit within each parent to searches 5 plies deeper, the
+    # constant then fitted to the labels' level).
+    SIBLING_BEST_PAIR = -163
+    SIBLING_BEST_EXCHANGE = -53
+    SIBLING_BEST_SQUARE = 427
+    SIBLING_BEST_REPLY = 704
+    SIBLING_BEST_CONSTANT = 2431
 
 # The value of `pos`, the position `move` leaves; `parent` is the list of the position
 # the move was played in, `summary` its summary when needs_summary(kind) (else unread),

@@ -10,7 +10,7 @@ from core_types cimport MAX_GROUPS, MAX_N
 cdef bint needs_summary(int kind) noexcept nogil:
     return (kind == EVAL_GREEDY_PAIR or kind == EVAL_PAIR_EXCHANGE or kind == EVAL_HOT_EXCHANGE
             or kind == EVAL_LARGEST_EXCHANGE or kind == EVAL_LARGE_GROUPS or kind == EVAL_BEST_EXCHANGE
-            or kind == EVAL_SIBLING_EXCHANGE)
+            or kind == EVAL_SIBLING_EXCHANGE or kind == EVAL_SIBLING_BEST)
 
 
 cdef bint needs_parent_list(int kind) noexcept nogil:
@@ -360,17 +360,19 @@ cdef int32_t large_groups_value(const Position *pos, const Group *move, const Gr
     return from_thousandths(blend)
 
 
-cdef int32_t best_exchange_value(const Position *pos, const Group *move, const GroupList *parent,
-                                 const GroupSummary *summary, GroupList *scratch) noexcept nogil:
-    """(BEST_PAIR * greedy pair + BEST_EXCHANGE * greedy exchange + BEST_SQUARE * g1^2 +
-    BEST_REPLY * best exchange + BEST_CONSTANT) / 1000, rounded, >= 0."""
+cdef int32_t best_blend(const Position *pos, const Group *move, const GroupList *parent,
+                        const GroupSummary *summary, GroupList *scratch, int32_t weight_pair,
+                        int32_t weight_exchange, int32_t weight_square, int32_t weight_best,
+                        int32_t constant) noexcept nogil:
+    """(weight_pair * greedy pair + weight_exchange * greedy exchange + weight_square * g1^2
+    + weight_best * best exchange + constant) / 1000, rounded, >= 0."""
     cdef int32_t pair, exchange, first, best
     cdef int64_t blend
     if pos.fruit == 0:
         return 0
     exchange_terms(pos, move, parent, summary, scratch, &pair, &exchange, NULL, &first, NULL, &best)
-    blend = (<int64_t>BEST_PAIR * pair + <int64_t>BEST_EXCHANGE * exchange
-             + <int64_t>BEST_SQUARE * first * first + <int64_t>BEST_REPLY * best + BEST_CONSTANT)
+    blend = (<int64_t>weight_pair * pair + <int64_t>weight_exchange * exchange
+             + <int64_t>weight_square * first * first + <int64_t>weight_best * best + constant)
     return from_thousandths(blend)
 
 
@@ -451,8 +453,12 @@ cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const Gr
     if kind == EVAL_LARGE_GROUPS:
         return large_groups_value(pos, move, parent, summary, scratch)
     if kind == EVAL_BEST_EXCHANGE:
-        return best_exchange_value(pos, move, parent, summary, scratch)
+        return best_blend(pos, move, parent, summary, scratch, BEST_PAIR, BEST_EXCHANGE, BEST_SQUARE,
+                          BEST_REPLY, BEST_CONSTANT)
     if kind == EVAL_SIBLING_EXCHANGE:
         return squares_blend(pos, move, parent, summary, scratch, SIBLING_PAIR, SIBLING_EXCHANGE,
                              SIBLING_SQUARE, SIBLING_CONSTANT)
+    if kind == EVAL_SIBLING_BEST:
+        return best_blend(pos, move, parent, summary, scratch, SIBLING_BEST_PAIR, SIBLING_BEST_EXCHANGE,
+                          SIBLING_BEST_SQUARE, SIBLING_BEST_REPLY, SIBLING_BEST_CONSTANT)
     return 0

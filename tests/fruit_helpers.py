@@ -57,7 +57,7 @@ def grids(draw, max_size=26, max_types=9):
 
 # Oracles that replay every group of the position they judge (0.1-0.5 s on 26x26): on a
 # board of many groups the tests hold the core to them on a spread of its children only.
-REPLAYING_ORACLES = {"best-exchange"}
+REPLAYING_ORACLES = {"best-exchange", "sibling-best-exchange"}
 SPREAD_OF_CHILDREN = 3
 
 

@@ -13,6 +13,7 @@ from agent._core import (
     EVAL_LARGEST_EXCHANGE,
     EVAL_NONE,
     EVAL_PAIR_EXCHANGE,
+    EVAL_SIBLING_BEST,
     EVAL_SIBLING_EXCHANGE,
     INFINITE_VALUE,
     MODEL_GREEDY,
@@ -54,6 +55,7 @@ EVALUATION_KINDS = {
     "large-groups": EVAL_LARGE_GROUPS,
     "best-exchange": EVAL_BEST_EXCHANGE,
     "sibling-exchange": EVAL_SIBLING_EXCHANGE,
+    "sibling-best-exchange": EVAL_SIBLING_BEST,
 }
 
 

@@ -45,6 +45,10 @@ def sibling_exchange(depth=None) -> SearchPlayer:
     return SearchPlayer(depth=depth, evaluation="sibling-exchange")
 
 
+def sibling_best_exchange(depth=None) -> SearchPlayer:
+    return SearchPlayer(depth=depth, evaluation="sibling-best-exchange")
+
+
 def quiescence(depth=None) -> SearchPlayer:
     """The agent with its own evaluation (the pair exchange when it was measured), the
     horizon extended by the quiescence search."""
@@ -81,6 +85,10 @@ def best_exchange_at_depth_4() -> SearchPlayer:
 
 def sibling_exchange_at_depth_4() -> SearchPlayer:
     return sibling_exchange(EQUAL_DEPTH)
+
+
+def sibling_best_exchange_at_depth_4() -> SearchPlayer:
+    return sibling_best_exchange(EQUAL_DEPTH)
 
 
 def pair_exchange(depth=None) -> SearchPlayer:
@@ -131,6 +139,7 @@ VARIANTS = (
     ("large-groups", "large-groups", None),
     ("best-exchange", "best-exchange", None),
     ("sibling-exchange", "sibling-exchange", None),
+    ("sibling-best-exchange", "sibling-best-exchange", None),
     ("greedy-pair", "greedy-pair", None),
     ("quiescence", "pair-exchange", QUIESCENCE),
     ("quiescence-6", "pair-exchange", QUIESCENCE_HOT_6),

@@ -8,7 +8,9 @@ parent's mover is the points its move takes minus that label. An evaluation is j
 the R^2 of the worth it predicts (points minus its value of the child) after each
 parent's mean is taken out, the median over random splits by parent; a feature set is
 fitted the same way (least squares within parents) and its constant, which no ranking
-sees, then fitted to the positions' own labels.
+sees, then fitted to the positions' own labels: the largest exchange's three terms, or
+with --terms best-exchange those and the best exchange (slow: its plain computation
+replays every group of each child).
 
     python3 -m agent.tuning.siblings --load labels26.json --every 4 --depth 5 --seed 50
 
@@ -39,7 +41,7 @@ TERMS = ("greedy pair", "greedy exchange", "largest square")
 LARGEST_CHILDREN = 4
 RANDOM_CHILDREN = 12
 # The evaluations whose ranking is reported as the core computes them.
-AS_USED = ("pair-exchange", "largest-exchange", "best-exchange", "sibling-exchange")
+AS_USED = ("pair-exchange", "largest-exchange", "best-exchange", "sibling-exchange", "sibling-best-exchange")
 
 
 @dataclass(frozen=True)
@@ -48,16 +50,21 @@ class Child:
     taken: frozenset  # the parent's group its move took
     points: int  # what the move took
     label: int  # the search's value of it, from its mover's view
-    terms: tuple  # TERMS of it
+    terms: tuple  # the terms of it the fit weighs (TERM_SETS)
 
 
 # TERMS of a position, as agent.tuning.labels computes them for the largest exchange's fit
 child_terms = labels.FEATURE_SETS[labels.LARGEST_EXCHANGE]
+# The term sets a fit may weigh: {name: (the terms' names, position -> terms)}.
+TERM_SETS = {
+    "largest-exchange": (TERMS, child_terms),
+    "best-exchange": ((*TERMS, "best exchange"), labels.FEATURE_SETS[labels.BEST_EXCHANGE]),
+}
 
 
-def sibling_labels(positions: list, *, every: int, depth: int, seed: int, progress=None) -> list:
+def sibling_labels(positions: list, *, every: int, depth: int, seed: int, terms=child_terms, progress=None) -> list:
     """The labelled children of every `every`-th of `positions` with at least
-    LARGEST_CHILDREN + 1 groups, the random ones drawn from `seed`."""
+    LARGEST_CHILDREN + 1 groups, the random ones drawn from `seed`, with their `terms`."""
     rng = random.Random(seed)
     parents = positions[::every]
     children = []
@@ -72,7 +79,7 @@ def sibling_labels(positions: list, *, every: int, depth: int, seed: int, progre
             if rules.is_empty(child):
                 continue
             label, _ = labels.search_label(child, depth)
-            children.append(Child(index, group, len(group) ** 2, label, child_terms(child)))
+            children.append(Child(index, group, len(group) ** 2, label, terms(child)))
         if progress:
             progress(index + 1, len(parents))
     return children
@@ -95,7 +102,7 @@ def centred_worth(children: list, columns: np.ndarray) -> tuple:
 
 
 def fit_columns(children: list) -> np.ndarray:
-    """The columns a fit weighs: each child's points, then its TERMS."""
+    """The columns a fit weighs: each child's points, then its terms."""
     return np.array([(c.points, *c.terms) for c in children], dtype=float)
 
 
@@ -118,17 +125,17 @@ def heldout_within_r2(children: list, columns: np.ndarray, *, fitted: bool, spli
     return statistics.median(scores)
 
 
-def sibling_weights(children: list, positions: list) -> tuple:
-    """The terms' weights in the core's thousandths, (pair, exchange, square, constant):
-    the within-parent fit of the worth to the points and the terms, the terms' weights
-    divided by the points' (so that a point taken counts one), the constant then the
-    mean of `positions`' labels less the weighted terms of them."""
+def sibling_weights(children: list, positions: list, terms=child_terms) -> tuple:
+    """The weights in the core's thousandths of the children's terms (`terms` of a
+    position), then a constant: the within-parent fit of the worth to the points and the
+    terms, the terms' weights divided by the points' (so that a point taken counts one),
+    the constant then the mean of `positions`' labels less their weighted terms."""
     _, worth, centred = centred_worth(children, fit_columns(children))
     fit = np.linalg.lstsq(centred, worth, rcond=None)[0]
     weights = -fit[1:] / fit[0]
     played = [p for p in positions if rules.groups(p.rows)]
-    terms = np.array([child_terms(p.rows) for p in played], dtype=float)
-    constant = float(np.mean(np.array([p.label for p in played], dtype=float) - terms @ weights))
+    levels = np.array([terms(p.rows) for p in played], dtype=float)
+    constant = float(np.mean(np.array([p.label for p in played], dtype=float) - levels @ weights))
     return tuple(round(1000 * w) for w in (*weights, constant))
 
 
@@ -161,7 +168,14 @@ def main(argv=None) -> int:
     parser.add_argument("--depth", type=number(int, 1, 12), default=4, help="the children's search depth (default: 4)")
     parser.add_argument("--seed", type=number(int, 0), default=1, help="seed of the children and splits (default: 1)")
     parser.add_argument("--splits", type=number(int, 1, 1000), default=20, help="random splits by parent (default: 20)")
+    parser.add_argument(
+        "--terms",
+        choices=sorted(TERM_SETS),
+        default="largest-exchange",
+        help="the terms fitted (default: largest-exchange)",
+    )
     args = parser.parse_args(argv)
+    names, terms = TERM_SETS[args.terms]
     try:
         positions = labels.load(args.load)
         children = sibling_labels(
@@ -169,6 +183,7 @@ def main(argv=None) -> int:
             every=args.every,
             depth=args.depth,
             seed=args.seed,
+            terms=terms,
             progress=lambda done, total: print(f"\rparent {done}/{total}", end="", file=sys.stderr, flush=True),
         )
         print(file=sys.stderr)
@@ -181,11 +196,12 @@ def main(argv=None) -> int:
         rows = [("the points alone", np.array([[c.points] for c in children], dtype=float), False)]
         used = as_used_columns(children, positions, args.every, AS_USED)
         rows += [(f"{name} as used", used[name], False) for name in AS_USED]
-        rows.append((f"points + {', '.join(TERMS)}, fitted", fit_columns(children), True))
+        rows.append((f"points + {', '.join(names)}, fitted", fit_columns(children), True))
         width = max(len(label) for label, _, _ in rows)
         for label, columns, fit in rows:
             print(f"  {label:<{width}} {heldout_within_r2(children, columns, fitted=fit, **split):6.3f}")
-        print(f"  weights in thousandths ({', '.join(TERMS)}, constant): {sibling_weights(children, positions)}")
+        weights = sibling_weights(children, positions, terms)
+        print(f"  weights in thousandths ({', '.join(names)}, constant): {weights}")
     except KeyboardInterrupt:
         return interrupted(parser.prog, mid_line=True)
     except np.linalg.LinAlgError:

@@ -1,7 +1,8 @@
 """The candidate evaluations past the search ceiling (issue 44): the hot exchange, the
-greedy line, the largest exchange, the large groups, the best exchange and the sibling
-exchange, held to their oracles in agent.rules on positions of real games (random moves
-from full boards), by hand on boards worked out on paper, and inside the search."""
+greedy line, the largest exchange, the large groups, the best exchange, and the largest and
+the best exchange weighted to rank a move's children (the sibling exchange, the sibling
+best exchange), held to their oracles in agent.rules on positions of real games (random
+moves from full boards), by hand on boards worked out on paper, and inside the search."""
 
 import pytest
 from fruit_helpers import children_to_check, mid_game
@@ -17,6 +18,7 @@ CANDIDATE_NAMES = [
     "large-groups",
     "best-exchange",
     "sibling-exchange",
+    "sibling-best-exchange",
 ]
 CANDIDATES = [e for e in EVALUATIONS if e.name in CANDIDATE_NAMES]
 each_candidate = pytest.mark.parametrize("evaluation", CANDIDATES, ids=lambda e: e.name)
@@ -73,6 +75,9 @@ def test_the_best_exchange_on_boards_worked_out_by_hand():
     assert rules.best_exchange_value(grid) == 0
     # (180 * 3 + 130 * -5 + 161 * 4 + 298 * 0 + 3762 + 500) // 1000 = 4
     assert rules.best_exchange_blend(grid, (180, 130, 161, 298, 3762)) == 4
+    # weights below 0 count too: (-163 * 3 - 53 * -5 + 427 * 4 + 704 * 0 + 2431 + 500) // 1000
+    assert rules.best_exchange_blend(grid, (-163, -53, 427, 704, 2431)) == 4
+    assert rules.best_exchange_blend(grid, (-163, -53, 0, 704, 2431)) == 2
     assert rules.best_exchange_value(("**", "**")) == 0 == rules.best_exchange_blend(("**", "**"), (1, 1, 1, 1, 1))
 
 

@@ -17,7 +17,7 @@ def made_children(weights, parents=12, per_parent=6, seed=3):
     for parent in range(parents):
         offset = rng.integers(-20, 20)
         for _ in range(per_parent):
-            terms = tuple(int(t) for t in rng.integers(-30, 60, 3))
+            terms = tuple(int(t) for t in rng.integers(-30, 60, len(weights)))
             points = int(rng.integers(1, 50))
             children.append(siblings.Child(parent, frozenset(), points, np.dot(weights, terms) / 1000 + offset, terms))
     return children
@@ -40,6 +40,16 @@ def test_the_weights_are_those_the_children_follow_and_the_constant_the_labels_l
     positions = [labels.LabelledPosition(grid, 0, 0, 10, 6, False)]
     # 10 - (0.2 * 5 + 0.4 * 5 + 0.3 * 9) = 4.3
     assert siblings.sibling_weights(children, positions) == (200, 400, 300, 4300)
+
+
+def test_the_best_exchanges_weights_are_those_the_children_follow():
+    children = made_children((200, 400, 300, 100))
+    grid = ("101", "220", "101")  # terms (3, -5, 4, 0), as worked out in test_candidate_evaluations
+    _, terms = siblings.TERM_SETS["best-exchange"]
+    assert terms(grid) == (3, -5, 4, 0)
+    positions = [labels.LabelledPosition(grid, 0, 0, 10, 6, False)]
+    # 10 - (0.2 * 3 + 0.4 * -5 + 0.3 * 4 + 0.1 * 0) = 10.2
+    assert siblings.sibling_weights(children, positions, terms) == (200, 400, 300, 100, 10200)
 
 
 def test_children_are_the_largest_groups_and_some_others_each_labelled_by_the_search():
@@ -68,10 +78,13 @@ def test_children_are_the_largest_groups_and_some_others_each_labelled_by_the_se
 def test_the_command_on_a_saved_file(tmp_path, capsys):
     path = tmp_path / "labels.json"
     labels.save(labels.labelled_positions(8, 3, games=3, per_game=4, play_depth=1, label_depth=2, seed=2), str(path))
-    assert siblings.main(["--load", str(path), "--every", "1", "--depth", "2", "--splits", "3"]) == 0
+    arguments = ["--load", str(path), "--every", "1", "--depth", "2", "--splits", "3"]
+    assert siblings.main(arguments) == 0
     out = capsys.readouterr().out
     assert "labelled at depth 2" in out and "weights in thousandths" in out
     assert all(f"{name} as used" in out for name in siblings.AS_USED)
+    assert siblings.main(arguments + ["--terms", "best-exchange"]) == 0
+    assert "(greedy pair, greedy exchange, largest square, best exchange, constant)" in capsys.readouterr().out
 
 
 def test_the_command_refuses_too_few_parents_and_a_file_that_is_not_positions(tmp_path, capsys):
