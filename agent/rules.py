@@ -191,6 +191,11 @@ def alternating_value(grid: Grid) -> int:
     return sum(size * size if i % 2 == 0 else -size * size for i, size in enumerate(sizes))
 
 
+def largest_reply(grid: Grid, group: Group) -> int:
+    """The size of the largest group of the position taking `group` leaves (0 if none)."""
+    return max((len(h) for h in groups(remove_and_fall(grid, group))), default=0)
+
+
 def greedy_exchange_value(grid: Grid) -> int:
     """The mover takes a largest group (of several, the one that leaves the opponent the
     least), the opponent the largest group of the position that leaves: the greedy pair
@@ -198,11 +203,7 @@ def greedy_exchange_value(grid: Grid) -> int:
     found = groups(grid)
     largest = max((len(g) for g in found), default=0)
     return max(
-        (
-            largest**2 - max((len(h) for h in groups(remove_and_fall(grid, g))), default=0) ** 2
-            for g in found
-            if len(g) == largest
-        ),
+        (largest**2 - largest_reply(grid, g) ** 2 for g in found if len(g) == largest),
         default=0,
     )
 
@@ -268,34 +269,37 @@ def large_groups_blend(grid: Grid, weights, size: int) -> int:
     found = groups(grid)
     if not found:
         return 0
-    a, b, s, k, c = weights
-    first = max(len(g) for g in found)
+    *terms_weights, k, c = weights
     large = sum(len(g) >= size for g in found)
-    blend = a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + s * first * first + k * large + c
-    return from_thousandths(blend)
+    return from_thousandths(_weighted(terms_weights, largest_exchange_terms(grid)) + k * large + c)
+
+
+def largest_exchange_terms(grid: Grid) -> tuple:
+    """(greedy_pair, greedy_exchange, g1^2), g1 the largest group's size (0 if none): the
+    terms the largest exchange and the candidates after it weigh."""
+    first = max((len(g) for g in groups(grid)), default=0)
+    return greedy_pair_value(grid), greedy_exchange_value(grid), first * first
+
+
+def _weighted(weights, terms) -> int:
+    return sum(w * t for w, t in zip(weights, terms))
 
 
 def best_exchange_value(grid: Grid) -> int:
     """The mover takes whichever group does best against the reply: the most of g^2 - r^2
     over every group g, r the largest group of the position taking g leaves (0 on an
     empty board)."""
-    return max(
-        (len(g) ** 2 - max((len(h) for h in groups(remove_and_fall(grid, g))), default=0) ** 2 for g in groups(grid)),
-        default=0,
-    )
+    return max((len(g) ** 2 - largest_reply(grid, g) ** 2 for g in groups(grid)), default=0)
 
 
 def best_exchange_blend(grid: Grid, weights) -> int:
     """The core's best exchange: (a * greedy_pair + b * greedy_exchange + s * g1^2 + e *
     best_exchange + c) / 1000 for `weights` (a, b, s, e, c) in thousandths, g1 the largest
     group's size, rounded (halves up), never below 0; 0 on an empty board."""
-    found = groups(grid)
-    if not found:
+    if not groups(grid):
         return 0
-    a, b, s, e, c = weights
-    first = max(len(g) for g in found)
-    blend = a * greedy_pair_value(grid) + b * greedy_exchange_value(grid) + s * first * first
-    return from_thousandths(blend + e * best_exchange_value(grid) + c)
+    *terms_weights, e, c = weights
+    return from_thousandths(_weighted(terms_weights, largest_exchange_terms(grid)) + e * best_exchange_value(grid) + c)
 
 
 def greedy_largest(grid: Grid) -> Group:

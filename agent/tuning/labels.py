@@ -128,11 +128,7 @@ FEATURE_SETS = {
     "hot exchange as used": lambda g: (rules.hot_exchange_blend(g, HOT_WEIGHTS, 4),),
     GREEDY_LINE: lambda g: (rules.greedy_pair_value(g), rules.greedy_line_value(g, 4)),
     "greedy line as used": lambda g: (rules.greedy_line_blend(g, LINE_WEIGHTS, 4),),
-    LARGEST_EXCHANGE: lambda g: (
-        rules.greedy_pair_value(g),
-        rules.greedy_exchange_value(g),
-        max((len(group) for group in rules.groups(g)), default=0) ** 2,
-    ),
+    LARGEST_EXCHANGE: rules.largest_exchange_terms,
     "largest exchange as used": lambda g: (rules.largest_exchange_blend(g, LARGEST_WEIGHTS),),
     LARGE_GROUPS: lambda g: (
         *FEATURE_SETS[LARGEST_EXCHANGE](g),
