@@ -89,6 +89,34 @@ def plural(count: int, word: str, words: str = "") -> str:
     return f"{count} {word}" if count == 1 else f"{count} {words or word + 's'}"
 
 
+class LineProgress:
+    """`PREFIX: 5 of 40 positions` on one line of a terminal's stream (stderr), rewritten as
+    the work goes on; nothing where the stream is a file or a pipe."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.enabled = stream.isatty()
+        self.shown = False
+
+    def reporter(self, prefix: str):
+        """`show(done, total)` for one piece of work; None where nothing is shown."""
+        if not self.enabled:
+            return None
+
+        def show(done: int, total: int) -> None:
+            self.stream.write(f"\r\x1b[K{prefix}: {done} of {plural(total, 'position')}")
+            self.stream.flush()
+            self.shown = True
+
+        return show
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
 def printable(text) -> str:
     """`text` from outside (an agent's stderr or answer, a record read from a file, a
     server's message) as it may go to a terminal: every character that is not printable

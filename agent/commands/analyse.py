@@ -9,7 +9,7 @@ import sys
 
 from agent.arena.records.reading import read_records, shown_agents
 from agent.arena.review.analysis import DEFAULT_NODES, THRESHOLDS_TEXT, analyse_game
-from agent.cli_support import interrupted, plural, printable
+from agent.cli_support import LineProgress, interrupted, plural, printable
 
 PROGRAM = "fruit-rage analyse"
 DESCRIPTION = (
@@ -47,10 +47,10 @@ def run(args) -> int:
     if not records:
         print(f"{PROGRAM}: {args.results} holds no games", file=sys.stderr)
         return 2
-    progress = Progress(sys.stderr)
+    progress = LineProgress(sys.stderr)
     try:
         for record in records:
-            analysis = analyse_game(record, args.nodes, progress.reporter(record["game"]))
+            analysis = analyse_game(record, args.nodes, progress.reporter(f"analysing game {record['game']}"))
             progress.clear()
             if args.json:
                 print(json.dumps(analysis.to_dict()), flush=True)
@@ -63,33 +63,6 @@ def run(args) -> int:
         print(f"{PROGRAM}: out of memory ({error})", file=sys.stderr)
         return 1
     return 0
-
-
-class Progress:
-    """`analysing game 3: 120 of 397 positions` on one line of a terminal's stderr; nothing
-    where stderr is a file or a pipe."""
-
-    def __init__(self, stream):
-        self.stream = stream
-        self.enabled = stream.isatty()
-        self.shown = False
-
-    def reporter(self, game: int):
-        if not self.enabled:
-            return None
-
-        def show(done: int, total: int) -> None:
-            self.stream.write(f"\ranalysing game {game}: {done} of {plural(total, 'position')}")
-            self.stream.flush()
-            self.shown = True
-
-        return show
-
-    def clear(self) -> None:
-        if self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self.shown = False
 
 
 def report(analysis, record: dict) -> str:

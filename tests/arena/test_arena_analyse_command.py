@@ -17,7 +17,7 @@ from paths import PROJECT_ROOT
 
 from agent.arena.records.reading import read_records
 from agent.arena.review.analysis import LABELS
-from agent.commands.analyse import Progress
+from agent.cli_support import LineProgress
 
 NODES = "20000"  # a small budget: quick, and enough to tell the moves apart
 MOVE_LINE = re.compile(r"^ *(\d+)  ([AB]) +(\S+) +(\d+)  (\S+) +([-+]\d+)[* ] +([-+]\d+)[* ] +(\d+)  (\w+)$")
@@ -119,9 +119,9 @@ class Terminal(io.StringIO):
 
 def test_progress_shows_on_a_terminal_only_and_is_cleared():
     terminal = Terminal()
-    progress = Progress(terminal)
-    progress.reporter(3)(5, 40)
-    assert terminal.getvalue() == "\ranalysing game 3: 5 of 40 positions"
+    progress = LineProgress(terminal)
+    progress.reporter("analysing game 3")(5, 40)
+    assert terminal.getvalue() == "\r\x1b[Kanalysing game 3: 5 of 40 positions"
     progress.clear()
     assert terminal.getvalue().endswith("\r\x1b[K") and not progress.shown
-    assert Progress(io.StringIO()).reporter(1) is None
+    assert LineProgress(io.StringIO()).reporter("analysing game 1") is None
