@@ -2,11 +2,11 @@
 
     python3 .ci/check_dist.py SDIST WHEEL WHEEL_FROM_SDIST
 
-- the wheel holds the compiled core, every file of the browser page, every module of the
-  source tree, and nothing else: no tests, no Cython or C sources, no bytecode, no build
-  leftovers;
+- the wheel holds the compiled core, every file of the browser page, the bench's positions,
+  every module of the source tree, and nothing else: no tests, no Cython or C sources, no
+  bytecode, no build leftovers;
 - the sdist holds what a build needs (every unit of the core and its declarations, the
-  build files, the page) and nothing built;
+  build files, the page, the positions) and nothing built;
 - a wheel built from the sdist has the same file list as one built from the tree.
 Prints what is wrong and exits 1, or prints a summary of the wheel's contents."""
 
@@ -22,6 +22,8 @@ import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("agent", "nim_games")
+# the files the package reads at run time (pyproject.toml's package-data)
+PACKAGE_DATA = ("agent/web/static/*", "agent/bench/positions.json")
 NEVER_SHIPPED = ("*/__pycache__/*", "*.pyc", "*.c", "*.pyx", "*.pxd", "*.egg-info/*")
 
 
@@ -42,7 +44,7 @@ def wheel_problems(names: set) -> list:
     cores = fnmatch.filter(names, "agent/_core.*.so")
     if len(cores) != 1:
         problems.append(f"the compiled core agent/_core.*.so: expected one, found {cores or 'none'}")
-    expected = tracked("agent/web/static/*") | tracked(*(f"{package}/*.py" for package in PACKAGES))
+    expected = tracked(*PACKAGE_DATA) | tracked(*(f"{package}/*.py" for package in PACKAGES))
     problems += [f"missing from the wheel: {name}" for name in sorted(expected - names)]
     for name in sorted(names):
         top = name.split("/", 1)[0]
@@ -56,7 +58,7 @@ def wheel_problems(names: set) -> list:
 
 
 def sdist_problems(names: set) -> list:
-    needed = tracked("ext/*", "agent/web/static/*", *(f"{package}/*.py" for package in PACKAGES))
+    needed = tracked("ext/*", *PACKAGE_DATA, *(f"{package}/*.py" for package in PACKAGES))
     needed |= {"setup.py", "pyproject.toml", "README.md", "MANIFEST.in"}
     problems = [f"missing from the sdist: {name}" for name in sorted(needed - names)]
     built = ("*.so", "*.c", "*.pyc", "build/*", "dist/*")

@@ -455,6 +455,7 @@ LAZY_SUBCOMMANDS = {
         "agent.commands.analyse",
         "",
     ),
+    "bench": ("search positions of known value: nodes, CPU and the values checked", "agent.commands.bench", ""),
 }
 
 

@@ -16,7 +16,12 @@ from paths import PROJECT_ROOT, SAMPLES
 BLOCKS = [
     {"entry points": ["agent.__main__", "agent.move_command", "agent.eval_search"]},
     {"commands": ["agent.commands"], "web": ["agent.web"]},
-    {"matches": ["agent.arena.matches"], "review": ["agent.arena.review"], "tuning": ["agent.tuning"]},
+    {
+        "matches": ["agent.arena.matches"],
+        "review": ["agent.arena.review"],
+        "tuning": ["agent.tuning"],
+        "bench": ["agent.bench"],
+    },
     {"arena": ["agent.arena"], "stats": ["agent.arena.stats"]},
     {
         "processes": ["agent.arena.processes"],

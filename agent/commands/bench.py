@@ -1,0 +1,145 @@
+"""`fruit-rage bench [--set NAME] [--positions FILE] [--time-limit S] [--json]`: the search
+benchmark of agent.bench, a line per set and the total node count."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from agent.cli_support import LineProgress, interrupted, plural, printable
+
+PROGRAM = "fruit-rage bench"
+DESCRIPTION = (
+    "Search positions whose values are known, as chess engines' bench does: the project's own "
+    "(agent/bench/positions.json: full 6x6 boards and 8x8 and 26x26 endgames solved to the end, "
+    "full 26x26 and 10x10 boards to depth 4, 5 and 7) or those of --positions. Every position "
+    "is searched with agent.search, evaluation none, no reductions: mode exact to the end (the "
+    "value must be exact), mode depth to its depth. Prints per set the positions, the nodes, "
+    "the process CPU seconds, nodes per second, the reference searcher's CPU for the set and "
+    "ours over it (2.0x: twice as slow); then the total node count, which changes only when "
+    "the search does. Every value is checked against the file's: a wrong one (or a position "
+    "not searched within --time-limit) is named on stderr and the exit code is 1. The whole "
+    "bench takes minutes; progress goes to stderr on a terminal."
+)
+HEADER = f"{'set':<24} {'positions':>9} {'nodes':>15} {'CPU s':>9} {'nodes/s':>11} {'ref CPU s':>9} {'ours/ref':>8}"
+
+
+def add_arguments(parser) -> None:
+    from agent.cli_support import number
+
+    parser.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="search only this set (repeatable; default: every set of the file)",
+    )
+    parser.add_argument(
+        "--positions",
+        default=None,
+        metavar="FILE",
+        help="a positions file of the same format as agent/bench/positions.json (default: that file)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=number(float, 0, 86400, above_low=True),
+        default=None,
+        metavar="SECONDS",
+        help="CPU seconds a position's search may take, above 0 and up to 86400 (default: none); "
+        "a timed search sizes its table to the time, so its node counts differ from an untimed run",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+
+
+def run(args) -> int:
+    from agent.bench import read_sets, run_set
+
+    try:
+        sets = _chosen(read_sets(args.positions), args.sets)
+    except ValueError as error:
+        print(f"{PROGRAM}: {error}", file=sys.stderr)
+        return 2
+    progress = LineProgress(sys.stderr)
+    results = []
+    if not args.json:
+        print(HEADER, flush=True)
+    try:
+        for bench_set in sets:
+            results.append(run_set(bench_set, args.time_limit, progress.reporter(f"bench {bench_set.name}")))
+            progress.clear()
+            if not args.json:
+                print(set_line(results[-1]), flush=True)
+    except KeyboardInterrupt:
+        return interrupted(PROGRAM, mid_line=progress.shown)
+    except MemoryError as error:  # no room for a search's table or move lists
+        progress.clear()
+        print(f"{PROGRAM}: out of memory ({error})", file=sys.stderr)
+        return 1
+    print(json.dumps(to_dict(results)) if args.json else total_line(results), flush=True)
+    failures = [failure for result in results for failure in result.failures]
+    for failure in failures:
+        print(f"{PROGRAM}: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def _chosen(sets: list, names) -> list:
+    """The sets named by --set, in the order given; all of them without it."""
+    if not names:
+        return sets
+    by_name = {bench_set.name: bench_set for bench_set in sets}
+    unknown = [name for name in names if name not in by_name]
+    if unknown:
+        raise ValueError(f"no set named {printable(unknown[0])!r}; the sets: {', '.join(by_name)}")
+    return [by_name[name] for name in dict.fromkeys(names)]
+
+
+def set_line(result) -> str:
+    rate = "-" if result.nodes_per_s is None else f"{result.nodes_per_s:,.0f}"
+    reference = result.bench_set.reference_cpu_s_total
+    return (
+        f"{result.bench_set.name:<24} {len(result.positions):>9} {result.nodes:>15,} {result.cpu_s:>9.3f} "
+        f"{rate:>11} {'-' if reference is None else f'{reference:.3f}':>9} {_ratio(result.ratio):>8}"
+    )
+
+
+def total_line(results: list) -> str:
+    positions = sum(len(result.positions) for result in results)
+    return f"total: {plural(positions, 'position')}, {sum(result.nodes for result in results):,} nodes"
+
+
+def _ratio(ratio) -> str:
+    return "-" if ratio is None else f"{ratio:.1f}x"
+
+
+def to_dict(results: list) -> dict:
+    return {
+        "sets": [
+            {
+                "name": result.bench_set.name,
+                "mode": result.bench_set.mode,
+                "depth": result.bench_set.depth,
+                "positions": len(result.positions),
+                "nodes": result.nodes,
+                "cpu_s": result.cpu_s,
+                "nodes_per_s": result.nodes_per_s,
+                "reference_cpu_s": result.bench_set.reference_cpu_s_total,
+                "ratio": result.ratio,
+                "results": [
+                    {
+                        "position": position.number,
+                        "value": position.value,
+                        "expected": position.expected,
+                        "depth": position.depth,
+                        "exact": position.exact,
+                        "nodes": position.nodes,
+                        "cpu_s": position.cpu_s,
+                    }
+                    for position in result.positions
+                ],
+                "failures": [str(failure) for failure in result.failures],
+            }
+            for result in results
+        ],
+        "nodes": sum(result.nodes for result in results),
+    }

@@ -1,0 +1,209 @@
+"""`fruit-rage bench` and agent.bench: the project's positions read whole, small files made
+here searched with their values checked against the plain rules (agent.rules.negamax_value),
+a wrong value exit 1, a file that is no positions file exit 2, the node total the same
+run after run. The project's own sets take minutes: only one cheap position of them is
+searched here."""
+
+import json
+
+import pytest
+from arena_helpers import fruit_rage
+from fruit_helpers import mid_game
+
+from agent import rules
+from agent.bench import positions as bench_positions
+from agent.bench import read_sets, run_set
+
+FIRST_OF_THE_6X6_SET = 0  # solved in about half a second
+
+
+def exact_set(name="small-exact", boards=3) -> dict:
+    grids = [mid_game(seed, 4, 3, 0.5) for seed in range(boards)]
+    return {
+        "name": name,
+        "mode": "exact",
+        "depth": None,
+        "reference_cpu_s_total": 0.01,
+        "positions": [{"grid": list(g), "value": rules.negamax_value(g, rules.fruit_count(g))} for g in grids],
+    }
+
+
+def depth_set(name="small-depth2") -> dict:
+    grids = [rules.random_board(seed, 5, 3) for seed in range(2)]
+    return {
+        "name": name,
+        "mode": "depth",
+        "depth": 2,
+        "evaluation": "none",
+        "positions": [{"grid": list(g), "value": rules.negamax_value(g, 2)} for g in grids],
+    }
+
+
+def project_position_set() -> dict:
+    """The first position of the project's full 6x6 set, as the file holds it."""
+    with open(bench_positions.DEFAULT_PATH, encoding="utf-8") as handle:
+        first = json.load(handle)["sets"][0]
+    return {**first, "positions": [first["positions"][FIRST_OF_THE_6X6_SET]]}
+
+
+def write(tmp_path, sets, name="positions.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps({"sets": sets}))
+    return path
+
+
+def test_the_project_positions_are_read_whole():
+    sets = read_sets()
+    assert [(s.name, s.mode, s.depth, len(s.positions)) for s in sets] == [
+        ("exact-6x6-full", "exact", None, 20),
+        ("exact-8x8-endgames", "exact", None, 20),
+        ("exact-26x26-endgames", "exact", None, 20),
+        ("depth4-26x26-full", "depth", 4, 10),
+        ("depth5-26x26-full", "depth", 5, 10),
+        ("depth7-10x10-full", "depth", 7, 10),
+    ]
+    assert all(s.reference_cpu_s_total > 0 for s in sets)
+    assert sets[0].positions[0].value == 18 and sets[0].positions[0].grid[0] == "020101"
+
+
+def test_the_command_checks_every_value_and_prints_a_line_a_set(tmp_path):
+    path = write(tmp_path, [exact_set(), depth_set(), project_position_set()])
+    done = fruit_rage("bench", "--positions", path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["set", "positions", "nodes", "CPU", "s", "nodes/s", "ref", "CPU", "s", "ours/ref"]
+    rows = {line.split()[0]: line.split() for line in lines[1:-1]}
+    assert set(rows) == {"small-exact", "small-depth2", "exact-6x6-full"}
+    assert rows["small-exact"][1] == "3" and rows["small-depth2"][1] == "2" and rows["exact-6x6-full"][1] == "1"
+    assert rows["small-depth2"][-2:] == ["-", "-"]  # no reference time given: no ratio
+    assert rows["small-exact"][-1].endswith("x")
+    total = sum(int(row[2].replace(",", "")) for row in rows.values())
+    assert lines[-1] == f"total: 6 positions, {total:,} nodes"
+    assert done.stderr == ""
+
+
+def test_the_node_total_is_the_same_run_after_run_and_in_json(tmp_path):
+    path = write(tmp_path, [exact_set(), depth_set()])
+    sets = read_sets(str(path))
+    first = [run_set(s) for s in sets]
+    again = [run_set(s) for s in sets]
+    nodes = [[p.nodes for p in result.positions] for result in first]
+    assert nodes == [[p.nodes for p in result.positions] for result in again]
+    assert all(not result.failures for result in first)
+    done = fruit_rage("bench", "--positions", path, "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["nodes"] == sum(map(sum, nodes)) > 0
+    assert [[p["nodes"] for p in s["results"]] for s in report["sets"]] == nodes
+    assert [[p["value"] for p in s["results"]] for s in report["sets"]] == [
+        [p["value"] for p in made["positions"]] for made in (exact_set(), depth_set())
+    ]
+    assert report["sets"][1]["ratio"] is None and report["sets"][0]["failures"] == []
+
+
+def test_a_wrong_value_is_named_and_exits_1(tmp_path):
+    wrong = exact_set("with-a-wrong-value")
+    right = wrong["positions"][1]["value"]
+    wrong["positions"][1]["value"] = right + 2
+    done = fruit_rage("bench", "--positions", write(tmp_path, [wrong]))
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"fruit-rage bench: with-a-wrong-value position 2: the search's value is {right}, the file's {right + 2}\n"
+    )
+    assert done.stdout.splitlines()[1].startswith("with-a-wrong-value")  # the set's figures are still shown
+
+
+def test_a_position_not_solved_within_the_time_limit_exits_1(tmp_path):
+    done = fruit_rage("bench", "--positions", write(tmp_path, [project_position_set()]), "--time-limit", "0.001")
+    assert done.returncode == 1
+    assert "fruit-rage bench: exact-6x6-full position 1: not solved within 0.001 s (depth " in done.stderr
+
+
+def test_only_the_sets_asked_for_are_searched(tmp_path):
+    path = write(tmp_path, [exact_set("first"), exact_set("second", boards=1), depth_set("third")])
+    done = fruit_rage("bench", "--positions", path, "--set", "third", "--set", "second", "--json")
+    assert done.returncode == 0, done.stderr
+    assert [s["name"] for s in json.loads(done.stdout)["sets"]] == ["third", "second"]
+    refused = fruit_rage("bench", "--positions", path, "--set", "fourth")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == "fruit-rage bench: no set named 'fourth'; the sets: first, second, third\n"
+
+
+def test_files_that_are_not_positions_files_exit_2(tmp_path):
+    not_json = tmp_path / "not.json"
+    not_json.write_text("{ nope")
+    for args, message in (
+        ([tmp_path / "missing.json"], "missing.json: no such file or directory"),
+        ([tmp_path], "not a regular file"),
+        ([not_json], "not.json: not JSON: not a positions file"),
+        ([write(tmp_path, [{**exact_set(), "mode": "deep"}])], "set 1 (small-exact): mode: 'deep', not one of"),
+    ):
+        done = fruit_rage("bench", "--positions", *args)
+        assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr and done.stdout == ""
+    for bad in ("0", "-1", "nan", "inf", "x"):
+        done = fruit_rage("bench", "--time-limit", bad)
+        assert done.returncode == 2 and "--time-limit" in done.stderr and "Traceback" not in done.stderr
+
+
+def position(**fields) -> dict:
+    return {"grid": ["01", "10"], "value": 0, **fields}
+
+
+def one_set(**fields) -> dict:
+    return {"name": "s", "mode": "exact", "depth": None, "positions": [position()], **fields}
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ([], "needs an object whose `sets` is a list of one set or more"),
+        ({"sets": []}, "needs an object whose `sets` is a list of one set or more"),
+        ({"sets": [1]}, "set 1: not an object"),
+        ({"sets": [one_set(name="")]}, "set 1: name: not a printable text of 1..80 characters"),
+        ({"sets": [one_set(name="a\x1b[2Jb")]}, "set 1: name: not a printable text"),
+        ({"sets": [one_set(name="x" * 81)]}, "set 1: name: not a printable text"),
+        ({"sets": [one_set(), one_set()]}, "two sets are named 's'"),
+        ({"sets": [one_set(mode=None)]}, "set 1 (s): mode: null, not one of exact, depth"),
+        ({"sets": [one_set(depth=3)]}, "set 1 (s): depth: an exact set is searched to the end: its depth is null"),
+        ({"sets": [one_set(mode="depth", depth=0)]}, "set 1 (s): depth: 0, not a whole number of 1..676"),
+        ({"sets": [one_set(mode="depth", depth=True)]}, "set 1 (s): depth: true, not a whole number"),
+        ({"sets": [one_set(mode="depth", depth="4")]}, "set 1 (s): depth: '4', not a whole number"),
+        ({"sets": [one_set(mode="depth", depth=677)]}, "set 1 (s): depth: 677, not a whole number"),
+        ({"sets": [one_set(evaluation="greedy-pair")]}, "set 1 (s): evaluation: 'greedy-pair': only none"),
+        ({"sets": [one_set(positions=[])]}, "set 1 (s): positions: not a list of one position or more"),
+        ({"sets": [one_set(reference_cpu_s_total=-1)]}, "set 1 (s): reference_cpu_s_total: -1, not a number"),
+        ({"sets": [one_set(reference_cpu_s_total="1")]}, "reference_cpu_s_total: '1', not a number of seconds"),
+        ({"sets": [one_set(positions=[7])]}, "set 1 (s): position 1: not an object"),
+        ({"sets": [one_set(positions=[position(grid="01")])]}, "position 1: grid: not a list of rows"),
+        ({"sets": [one_set(positions=[position(grid=["01", "1"])])]}, "position 1: grid: row 2 is '1': need 2"),
+        ({"sets": [one_set(positions=[position(grid=["0*", "**"])])]}, "grid: fruit floats above a hole"),
+        ({"sets": [one_set(positions=[position(grid=["**", "**"])])]}, "grid: the box is empty"),
+        ({"sets": [one_set(positions=[position(grid=[])])]}, "position 1: grid: a board has 1..26 rows, not 0"),
+        ({"sets": [one_set(positions=[position(value=1.5)])]}, "position 1: value: 1.5, not a margin"),
+        ({"sets": [one_set(positions=[position(value=False)])]}, "position 1: value: false, not a margin"),
+        ({"sets": [one_set(positions=[position(value=17)])]}, "position 1: value: 17, not a margin this board can"),
+        ({"sets": [one_set(positions=[position(reference_cpu_s=[1])])]}, "reference_cpu_s: [1], not a number"),
+    ],
+)
+def test_every_part_of_a_file_is_checked_before_a_search(tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(content))
+    with pytest.raises(ValueError) as refused:
+        read_sets(str(path))
+    assert message in str(refused.value) and str(refused.value).startswith(str(path))
+
+
+def test_numbers_json_does_not_have_and_files_too_large_are_refused(tmp_path, monkeypatch):
+    path = tmp_path / "nan.json"
+    path.write_text('{"sets": [{"name": "s", "mode": "exact", "reference_cpu_s_total": NaN, "positions": []}]}')
+    with pytest.raises(ValueError, match="not JSON"):
+        read_sets(str(path))
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100000)
+    with pytest.raises(ValueError, match="not JSON"):
+        read_sets(str(deep))
+    monkeypatch.setattr(bench_positions, "MAX_FILE_BYTES", 100)
+    big = write(tmp_path, [exact_set()], "big.json")
+    with pytest.raises(ValueError, match="larger than"):
+        read_sets(str(big))
