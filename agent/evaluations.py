@@ -22,20 +22,9 @@ The tests then cover it; `Searcher(board, eval_kind=...)` accepts it.
 from agent import rules
 from agent.move.deepening import EVALUATION_KINDS
 
-# The candidates' weights compiled into the core (ext/evaluation.pxd): HOT_PAIR,
-# HOT_EXCHANGE, HOT_SWITCHES, HOT_CONSTANT; LINE_PAIR, LINE_WEIGHT, LINE_CONSTANT; and
-# LARGEST_PAIR, LARGEST_EXCHANGE, LARGEST_SQUARE, LARGEST_CONSTANT; LARGE_PAIR,
-# LARGE_EXCHANGE, LARGE_SQUARE, LARGE_COUNT, LARGE_CONSTANT and LARGE_SIZE; BEST_PAIR,
-# BEST_EXCHANGE, BEST_SQUARE, BEST_REPLY and BEST_CONSTANT; SIBLING_PAIR, SIBLING_EXCHANGE,
-# SIBLING_SQUARE and SIBLING_CONSTANT; SIBLING_BEST_PAIR, SIBLING_BEST_EXCHANGE,
-# SIBLING_BEST_SQUARE, SIBLING_BEST_REPLY and SIBLING_BEST_CONSTANT.
-HOT_WEIGHTS = (176, 258, 228, 4361)
-LINE_WEIGHTS = (258, 117, 4096)
+# The largest exchange's weights compiled into the core (ext/evaluation.pxd): LARGEST_PAIR,
+# LARGEST_EXCHANGE, LARGEST_SQUARE and LARGEST_CONSTANT.
 LARGEST_WEIGHTS = (273, 273, 151, 3622)
-LARGE_WEIGHTS, LARGE_SIZE = (258, 258, 106, 1570, 3859), 5
-BEST_WEIGHTS = (180, 130, 161, 298, 3762)
-SIBLING_WEIGHTS = (50, 369, 482, 1954)
-SIBLING_BEST_WEIGHTS = (-163, -53, 427, 704, 2431)
 
 
 class Evaluation:
@@ -61,13 +50,7 @@ EVALUATIONS = (
     Evaluation("alternating", rules.alternating_value),
     # the weights compiled into the core (ext/evaluation.pxd, BLEND_*), spelled out here
     Evaluation("pair-exchange", lambda grid: rules.pair_exchange_blend(grid, (465, 325, 4222))),
-    # candidates past the search ceiling (docs/strength.md, issue 44), not the agent's own:
-    # HOT_* and LINE_* of ext/evaluation.pxd spelled out
-    Evaluation("hot-exchange", lambda grid: rules.hot_exchange_blend(grid, HOT_WEIGHTS, 4)),
-    Evaluation("greedy-line", lambda grid: rules.greedy_line_blend(grid, LINE_WEIGHTS, 4)),
+    # the agent's own from 12x12 up (docs/strength.md, "The fourth candidate"); LARGEST_* of
+    # ext/evaluation.pxd spelled out
     Evaluation("largest-exchange", lambda grid: rules.largest_exchange_blend(grid, LARGEST_WEIGHTS)),
-    Evaluation("large-groups", lambda grid: rules.large_groups_blend(grid, LARGE_WEIGHTS, LARGE_SIZE)),
-    Evaluation("best-exchange", lambda grid: rules.best_exchange_blend(grid, BEST_WEIGHTS)),
-    Evaluation("sibling-exchange", lambda grid: rules.largest_exchange_blend(grid, SIBLING_WEIGHTS)),
-    Evaluation("sibling-best-exchange", lambda grid: rules.best_exchange_blend(grid, SIBLING_BEST_WEIGHTS)),
 )

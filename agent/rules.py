@@ -242,47 +242,21 @@ def hot_exchange_value(grid: Grid, count: int = 4) -> int:
     return sum(size * size if i % 2 == 0 else -size * size for i, size in enumerate(sizes))
 
 
-def hot_exchange_blend(grid: Grid, weights, count: int = 4) -> int:
-    """The core's hot exchange: (a * greedy_pair + b * greedy_exchange + h * hot_exchange
-    + c) / 1000 for `weights` (a, b, h, c) in thousandths, rounded (halves up), never
-    below 0; 0 on an empty board."""
-    if not groups(grid):
-        return 0
-    a, b, h, c = weights
-    pair, exchange, hot = greedy_pair_value(grid), greedy_exchange_value(grid), hot_exchange_value(grid, count)
-    return from_thousandths(a * pair + b * exchange + h * hot + c)
-
-
 def largest_exchange_blend(grid: Grid, weights) -> int:
     """The core's largest exchange: (a * greedy_pair + b * greedy_exchange + s * g1^2 + c)
     / 1000 for `weights` (a, b, s, c) in thousandths, g1 the largest group's size, rounded
     (halves up), never below 0; 0 on an empty board."""
-    a, b, s, c = weights
-    return large_groups_blend(grid, (a, b, s, 0, c), 1)  # the large groups weighing no count
-
-
-def large_groups_blend(grid: Grid, weights, size: int) -> int:
-    """The core's large groups: (a * greedy_pair + b * greedy_exchange + s * g1^2 + k * n +
-    c) / 1000 for `weights` (a, b, s, k, c) in thousandths, g1 the largest group's size and
-    n how many groups have at least `size` fruit, rounded (halves up), never below 0; 0 on
-    an empty board."""
-    found = groups(grid)
-    if not found:
+    if not groups(grid):
         return 0
-    *terms_weights, k, c = weights
-    large = sum(len(g) >= size for g in found)
-    return from_thousandths(_weighted(terms_weights, largest_exchange_terms(grid)) + k * large + c)
+    *terms_weights, c = weights
+    return from_thousandths(sum(w * t for w, t in zip(terms_weights, largest_exchange_terms(grid))) + c)
 
 
 def largest_exchange_terms(grid: Grid) -> tuple:
     """(greedy_pair, greedy_exchange, g1^2), g1 the largest group's size (0 if none): the
-    terms the largest exchange and the candidates after it weigh."""
+    terms the largest exchange weighs (the labels' feature sets build on them)."""
     first = max((len(g) for g in groups(grid)), default=0)
     return greedy_pair_value(grid), greedy_exchange_value(grid), first * first
-
-
-def _weighted(weights, terms) -> int:
-    return sum(w * t for w, t in zip(weights, terms))
 
 
 def best_exchange_value(grid: Grid) -> int:
@@ -290,16 +264,6 @@ def best_exchange_value(grid: Grid) -> int:
     over every group g, r the largest group of the position taking g leaves (0 on an
     empty board)."""
     return max((len(g) ** 2 - largest_reply(grid, g) ** 2 for g in groups(grid)), default=0)
-
-
-def best_exchange_blend(grid: Grid, weights) -> int:
-    """The core's best exchange: (a * greedy_pair + b * greedy_exchange + s * g1^2 + e *
-    best_exchange + c) / 1000 for `weights` (a, b, s, e, c) in thousandths, g1 the largest
-    group's size, rounded (halves up), never below 0; 0 on an empty board."""
-    if not groups(grid):
-        return 0
-    *terms_weights, e, c = weights
-    return from_thousandths(_weighted(terms_weights, largest_exchange_terms(grid)) + e * best_exchange_value(grid) + c)
 
 
 def greedy_largest(grid: Grid) -> Group:
@@ -320,12 +284,3 @@ def greedy_line_value(grid: Grid, plies: int = 4) -> int:
         grid = remove_and_fall(grid, group)
         sign = -sign
     return total + (sign * greedy_pair_value(grid) if not is_empty(grid) else 0)
-
-
-def greedy_line_blend(grid: Grid, weights, plies: int = 4) -> int:
-    """(a * greedy_pair + b * greedy_line + c) / 1000 for `weights` (a, b, c) in
-    thousandths, rounded (halves up), never below 0; 0 on an empty board."""
-    if not groups(grid):
-        return 0
-    a, b, c = weights
-    return from_thousandths(a * greedy_pair_value(grid) + b * greedy_line_value(grid, plies) + c)

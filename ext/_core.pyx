@@ -288,9 +288,10 @@ cdef class Searcher:
     survive across the iterations of iterative deepening.
 
     tt_bits: log2 of the table's entries (16 bytes each; 0 turns the table off).
-    ordering: ORDER_* flags. eval_kind: EVAL_GREEDY_PAIR (the agent's), EVAL_PAIR_EXCHANGE
-    (a fitted blend of it and the greedy exchange), EVAL_ALTERNATING (an alternative kept
-    for tuning) or EVAL_NONE (the bare margin).
+    ordering: ORDER_* flags. eval_kind: EVAL_GREEDY_PAIR (the agent's below 12x12),
+    EVAL_LARGEST_EXCHANGE (the agent's from 12x12 up), EVAL_PAIR_EXCHANGE (a fitted blend of
+    the greedy pair and the greedy exchange), EVAL_ALTERNATING (an alternative kept for
+    tuning) or EVAL_NONE (the bare margin).
     alpha_beta: False gives plain minimax (no pruning, no table), the oracle and baseline.
     reduction, full_moves: the first `full_moves` moves of a node are searched at full
     depth, later ones first `reduction` plies shallower (0: no reduction).

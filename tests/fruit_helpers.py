@@ -55,21 +55,6 @@ def grids(draw, max_size=26, max_types=9):
     return random_grid(random.Random(seed), n, types, emptiness)
 
 
-# Oracles that replay every group of the position they judge (0.1-0.5 s on 26x26): on a
-# board of many groups the tests hold the core to them on a spread of its children only.
-REPLAYING_ORACLES = {"best-exchange", "sibling-best-exchange"}
-SPREAD_OF_CHILDREN = 3
-
-
-def children_to_check(evaluation, groups: list) -> list:
-    """The groups whose children the oracle of `evaluation` judges in a test: all of them,
-    or a spread of SPREAD_OF_CHILDREN when its oracle replays every group and there are
-    many."""
-    if evaluation.name in REPLAYING_ORACLES and len(groups) > 40:
-        return groups[:: len(groups) // SPREAD_OF_CHILDREN][:SPREAD_OF_CHILDREN]
-    return groups
-
-
 def mid_game(seed: int, size: int, types: int, share: float) -> tuple:
     """A full random board after random moves have taken about `share` of its fruit."""
     rng = random.Random(seed)

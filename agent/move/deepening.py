@@ -5,16 +5,10 @@ import time
 
 from agent._core import (
     EVAL_ALTERNATING,
-    EVAL_BEST_EXCHANGE,
-    EVAL_GREEDY_LINE,
     EVAL_GREEDY_PAIR,
-    EVAL_HOT_EXCHANGE,
-    EVAL_LARGE_GROUPS,
     EVAL_LARGEST_EXCHANGE,
     EVAL_NONE,
     EVAL_PAIR_EXCHANGE,
-    EVAL_SIBLING_BEST,
-    EVAL_SIBLING_EXCHANGE,
     INFINITE_VALUE,
     MODEL_GREEDY,
     Searcher,
@@ -49,13 +43,7 @@ EVALUATION_KINDS = {
     "greedy-pair": EVAL_GREEDY_PAIR,
     "alternating": EVAL_ALTERNATING,
     "pair-exchange": EVAL_PAIR_EXCHANGE,
-    "hot-exchange": EVAL_HOT_EXCHANGE,
-    "greedy-line": EVAL_GREEDY_LINE,
     "largest-exchange": EVAL_LARGEST_EXCHANGE,
-    "large-groups": EVAL_LARGE_GROUPS,
-    "best-exchange": EVAL_BEST_EXCHANGE,
-    "sibling-exchange": EVAL_SIBLING_EXCHANGE,
-    "sibling-best-exchange": EVAL_SIBLING_BEST,
 }
 
 

@@ -1,10 +1,11 @@
-"""The candidates of issue 44 as players for a match: the agent as it plays, its horizon
-judged by a candidate evaluation or extended by a quiescence search of hot moves, and the
-same at a fixed depth to compare judgement at equal depth (docs/strength.md, "Past the
-search ceiling").
+"""The candidates of issue 44 still in the core as players for a match: the agent as it
+plays, its horizon judged by the pair exchange or the largest exchange or extended by a
+quiescence search of hot moves, and the same at a fixed depth to compare judgement at
+equal depth (docs/strength.md, "Past the search ceiling"; the rejected evaluations' players
+are at the commit named there).
 
-    python3 -m agent match py:agent.tuning.candidates:hot_exchange ours --in-process --paired ...
-    python3 -m agent match py:agent.tuning.candidates:hot_exchange_at_depth_4 \\
+    python3 -m agent match py:agent.tuning.candidates:quiescence ours --in-process --paired ...
+    python3 -m agent match py:agent.tuning.candidates:quiescence_at_depth_4 \\
         py:agent.tuning.candidates:pair_exchange_at_depth_4 --in-process --paired ...
 """
 
@@ -21,32 +22,8 @@ QUIESCENCE = {"quiescence": QUIESCENCE_PLIES, "hot_size": HOT_SIZE}
 QUIESCENCE_HOT_6 = {"quiescence": QUIESCENCE_PLIES, "hot_size": 6}
 
 
-def hot_exchange(depth=None) -> SearchPlayer:
-    return SearchPlayer(depth=depth, evaluation="hot-exchange")
-
-
-def greedy_line(depth=None) -> SearchPlayer:
-    return SearchPlayer(depth=depth, evaluation="greedy-line")
-
-
 def largest_exchange(depth=None) -> SearchPlayer:
     return SearchPlayer(depth=depth, evaluation="largest-exchange")
-
-
-def large_groups(depth=None) -> SearchPlayer:
-    return SearchPlayer(depth=depth, evaluation="large-groups")
-
-
-def best_exchange(depth=None) -> SearchPlayer:
-    return SearchPlayer(depth=depth, evaluation="best-exchange")
-
-
-def sibling_exchange(depth=None) -> SearchPlayer:
-    return SearchPlayer(depth=depth, evaluation="sibling-exchange")
-
-
-def sibling_best_exchange(depth=None) -> SearchPlayer:
-    return SearchPlayer(depth=depth, evaluation="sibling-best-exchange")
 
 
 def quiescence(depth=None) -> SearchPlayer:
@@ -67,28 +44,8 @@ def quiescence_hot_6_at_depth_4() -> SearchPlayer:
     return SearchPlayer(depth=EQUAL_DEPTH, evaluation="pair-exchange", core_options=QUIESCENCE_HOT_6)
 
 
-def hot_exchange_at_depth_4() -> SearchPlayer:
-    return hot_exchange(EQUAL_DEPTH)
-
-
-def greedy_line_at_depth_4() -> SearchPlayer:
-    return greedy_line(EQUAL_DEPTH)
-
-
 def largest_exchange_at_depth_4() -> SearchPlayer:
     return largest_exchange(EQUAL_DEPTH)
-
-
-def best_exchange_at_depth_4() -> SearchPlayer:
-    return best_exchange(EQUAL_DEPTH)
-
-
-def sibling_exchange_at_depth_4() -> SearchPlayer:
-    return sibling_exchange(EQUAL_DEPTH)
-
-
-def sibling_best_exchange_at_depth_4() -> SearchPlayer:
-    return sibling_best_exchange(EQUAL_DEPTH)
 
 
 def pair_exchange(depth=None) -> SearchPlayer:
@@ -133,13 +90,7 @@ def speeds(variants, *, size: int = 26, types: int = 9, depth: int = 6, boards=(
 
 VARIANTS = (
     ("pair-exchange", "pair-exchange", None),
-    ("hot-exchange", "hot-exchange", None),
-    ("greedy-line", "greedy-line", None),
     ("largest-exchange", "largest-exchange", None),
-    ("large-groups", "large-groups", None),
-    ("best-exchange", "best-exchange", None),
-    ("sibling-exchange", "sibling-exchange", None),
-    ("sibling-best-exchange", "sibling-best-exchange", None),
     ("greedy-pair", "greedy-pair", None),
     ("quiescence", "pair-exchange", QUIESCENCE),
     ("quiescence-6", "pair-exchange", QUIESCENCE_HOT_6),

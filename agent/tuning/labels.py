@@ -31,16 +31,18 @@ import numpy as np
 
 from agent import rules
 from agent.cli_support import interrupted, number, open_regular_file, printable
-from agent.evaluations import BEST_WEIGHTS, HOT_WEIGHTS, LARGE_SIZE, LARGE_WEIGHTS, LARGEST_WEIGHTS, LINE_WEIGHTS
+from agent.evaluations import LARGEST_WEIGHTS
 from agent.tuning.fit import fit_ridge, held_out_games, r_squared
 
 PAIR_EXCHANGE_WEIGHTS = (465, 325, 4222)  # the core's BLEND_* (ext/evaluation.pxd)
-# The candidates' feature sets, whose fits give the core's weights (ext/evaluation.pxd)
+# The feature sets of issue 44's candidates (docs/strength.md, "Past the search ceiling"):
+# the largest exchange's fit gives the core's LARGEST_* weights (ext/evaluation.pxd)
 HOT_EXCHANGE = "greedy pair + greedy exchange + hot sum of 4"
 GREEDY_LINE = "greedy pair + greedy line of 4"
 LARGEST_EXCHANGE = "greedy pair + greedy exchange + largest square"
 LARGE_GROUPS = "greedy pair + greedy exchange + largest square + large groups"
 BEST_EXCHANGE = "greedy pair + greedy exchange + largest square + best exchange"
+LARGE_SIZE = 5  # the least group LARGE_GROUPS counts
 
 
 @dataclass(frozen=True)
@@ -125,27 +127,19 @@ FEATURE_SETS = {
         rules.greedy_exchange_value(g),
         rules.hot_exchange_value(g, 4),
     ),
-    "hot exchange as used": lambda g: (rules.hot_exchange_blend(g, HOT_WEIGHTS, 4),),
     GREEDY_LINE: lambda g: (rules.greedy_pair_value(g), rules.greedy_line_value(g, 4)),
-    "greedy line as used": lambda g: (rules.greedy_line_blend(g, LINE_WEIGHTS, 4),),
     LARGEST_EXCHANGE: rules.largest_exchange_terms,
     "largest exchange as used": lambda g: (rules.largest_exchange_blend(g, LARGEST_WEIGHTS),),
     LARGE_GROUPS: lambda g: (
         *FEATURE_SETS[LARGEST_EXCHANGE](g),
         sum(len(group) >= LARGE_SIZE for group in rules.groups(g)),
     ),
-    "large groups as used": lambda g: (rules.large_groups_blend(g, LARGE_WEIGHTS, LARGE_SIZE),),
     BEST_EXCHANGE: lambda g: (*FEATURE_SETS[LARGEST_EXCHANGE](g), rules.best_exchange_value(g)),
-    "best exchange as used": lambda g: (rules.best_exchange_blend(g, BEST_WEIGHTS),),
     "20 features": _twenty,
 }
 AS_USED = (
     "pair exchange as used",
-    "hot exchange as used",
-    "greedy line as used",
     "largest exchange as used",
-    "large groups as used",
-    "best exchange as used",
 )
 
 

@@ -41,7 +41,7 @@ TERMS = ("greedy pair", "greedy exchange", "largest square")
 LARGEST_CHILDREN = 4
 RANDOM_CHILDREN = 12
 # The evaluations whose ranking is reported as the core computes them.
-AS_USED = ("pair-exchange", "largest-exchange", "best-exchange", "sibling-exchange", "sibling-best-exchange")
+AS_USED = ("pair-exchange", "largest-exchange")
 
 
 @dataclass(frozen=True)

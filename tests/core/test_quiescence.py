@@ -23,7 +23,7 @@ def test_the_oracle_on_a_board_worked_out_by_hand():
     assert rules.negamax_quiescence_value(grid, 0, 1, 3, evaluate) == 9
 
 
-@pytest.mark.parametrize("evaluation", ["greedy-pair", "pair-exchange", "hot-exchange"])
+@pytest.mark.parametrize("evaluation", ["greedy-pair", "pair-exchange", "largest-exchange"])
 @pytest.mark.parametrize(
     "size, types, share, hot_size",
     [(4, 2, 0.2, 2), (5, 2, 0.3, 3), (5, 3, 0.2, 2), (6, 3, 0.3, 3), (6, 2, 0.4, 4), (7, 4, 0.5, 2)],

@@ -4,14 +4,10 @@ from agent.tuning import candidates
 
 
 def test_the_players_search_with_their_candidate():
-    assert candidates.hot_exchange().evaluation == "hot-exchange"
-    assert candidates.greedy_line().evaluation == "greedy-line"
     assert candidates.largest_exchange().evaluation == "largest-exchange"
     assert candidates.pair_exchange().evaluation == "pair-exchange"
-    assert candidates.hot_exchange().limit is None
+    assert candidates.largest_exchange().limit is None
     for player, evaluation in (
-        (candidates.hot_exchange_at_depth_4(), "hot-exchange"),
-        (candidates.greedy_line_at_depth_4(), "greedy-line"),
         (candidates.largest_exchange_at_depth_4(), "largest-exchange"),
         (candidates.pair_exchange_at_depth_4(), "pair-exchange"),
     ):
@@ -38,9 +34,9 @@ def test_a_quiescence_player_plays_a_legal_move():
 
 
 def test_speeds_names_every_variant_with_a_rate():
-    variants = [v for v in candidates.VARIANTS if v[0] in ("pair-exchange", "hot-exchange", "quiescence")]
+    variants = [v for v in candidates.VARIANTS if v[0] in ("pair-exchange", "largest-exchange", "quiescence")]
     rates = candidates.speeds(variants, size=6, types=3, depth=2, boards=(1,), plies=(0, 2))
-    assert set(rates) == {"pair-exchange", "hot-exchange", "quiescence"}
+    assert set(rates) == {"pair-exchange", "largest-exchange", "quiescence"}
     assert all(rate > 0 and seconds > 0 for rate, seconds in rates.values())
 
 
