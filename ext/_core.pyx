@@ -9,6 +9,7 @@ include "frontier.pyx"
 include "evaluation.pyx"
 include "table.pyx"
 include "search.pyx"
+include "horizon.pyx"
 include "perft.pyx"
 
 from libc.stdint cimport INT64_MAX, int32_t, int64_t, uint32_t, uint64_t

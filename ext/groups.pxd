@@ -69,3 +69,5 @@ cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
 cdef void keep_if_largest(GroupSummary *summary, const Group *g) noexcept nogil
 # ColumnCounts of the groups of at least `min_size` fruit.
 cdef void count_columns(const GroupList *groups, int n, int min_size, ColumnCounts *counts) noexcept nogil
+# Into `order`, the groups of min_size..max_size fruit, in rank order; returns how many.
+cdef int groups_of_size(const GroupList *groups, int min_size, int max_size, const Group **order) noexcept nogil

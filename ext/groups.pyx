@@ -273,3 +273,13 @@ cdef int32_t count_child_groups(const Position *child, const Group *move,
     band_of(move, child.n, &band_lo, &band_hi)
     return (parent.ends_before[band_lo] + parent.starts_after[band_hi]
             + walk_columns(child, band_lo, band_hi, NULL, NULL))
+
+
+cdef int groups_of_size(const GroupList *groups, int min_size, int max_size, const Group **order) noexcept nogil:
+    """Into `order`, the groups of min_size..max_size fruit; returns how many."""
+    cdef int i, count = 0
+    for i in range(groups.count):
+        if min_size <= groups.groups[i].size <= max_size:
+            order[count] = &groups.groups[i]
+            count += 1
+    return count

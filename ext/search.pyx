@@ -171,15 +171,6 @@ cdef inline int32_t dropped_bound(SearchState *s, const Position *pos, const Gro
     return seen.largest_unlisted * seen.largest_unlisted
 
 
-cdef int groups_of_size(const GroupList *groups, int min_size, int max_size, const Group **order) noexcept nogil:
-    """Into `order`, the groups of min_size..max_size fruit; returns how many."""
-    cdef int i, count = 0
-    for i in range(groups.count):
-        if min_size <= groups.groups[i].size <= max_size:
-            order[count] = &groups.groups[i]
-            count += 1
-    return count
-
 cdef const Group *first_frontier_move(const MoveOrdering *ordering, const FrontierView *view,
                                       uint16_t tt_move, const Group **scratch) noexcept nogil:
     """The move the ordering tries first (scoring by size) among the view's, without
@@ -322,6 +313,10 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     cdef bint frontier = depth == 1 and s.config.alpha_beta and not modelled
     if pos.fruit == 0 or enter_node(s):
         return 0
+    if depth >= pos.fruit and s.config.alpha_beta and pos.fruit > 2:
+        bound = squares_bound(pos)
+        if bound <= alpha or -bound >= beta:
+            return bound if bound <= alpha else -bound
     if depth == 0:
         # No table probe here: a stored value from a deeper search may be negative, and
         # the frontier's pruning below relies on the horizon value being the evaluation.
@@ -374,7 +369,12 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
             count = groups_of_size(groups, 1, MAX_GROUPS, order)
     if ply == 0:
         tt_move = s.root.move if s.root.move != NO_MOVE else tt_move
-    if not lazy:
+    if depth == 2 and reads_last_plies(s):
+        best = two_plies_left(s, pos, groups, order, scores, count, tt_move, alpha, beta, ply, &best_move)
+        if s.clock.stop:
+            return 0
+        count = 0
+    elif not lazy:
         score_moves(&s.ordering, order, count, scores, tt_move)
     i = 0
     while i < count:

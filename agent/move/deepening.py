@@ -89,28 +89,38 @@ def think(
     """The best move for `board` within what `manager` (the time policy) allows;
     `report(iteration, searcher)` is called after every iteration (for --verbose).
     `max_depth` stops after that depth, `max_nodes` after the iteration whose nodes reach
-    that count (a limit that replays the same search on any machine)."""
+    that count (a limit that replays the same search on any machine). After the one-ply
+    search, a position that can be solved within the budget is searched once to its end."""
     if searcher_options is None:
         searcher_options = search_options(board.n)
     searcher = new_searcher(board, tt_bits, searcher_options)
-    nodes = probes = hits = 0
+    counts = [0, 0, 0]  # nodes, table probes, table hits
     iterations = []
     depth = 0
     while True:
         depth += 1
         start = clock()
-        # The one-ply search has no deadline: it is a single enumeration, and it guarantees a move.
-        try:
-            result = _aspiration_search(
-                searcher, depth, iterations[-1].value if iterations else None, manager.deadline if depth > 1 else 1e300
-            )
-        except MemoryError:  # no room for a deeper iteration's move lists (a memory cap)
-            if not iterations:
-                raise
-            break
-        nodes += result.nodes
-        probes += result.tt_probes
-        hits += result.tt_hits
+        result = None
+        if depth == 2:
+            cap = solve_cap(board, manager, clock(), max_depth, max_nodes)
+            if cap is not None:
+                result = _solve(searcher, board.fruit, manager.deadline, cap, counts)
+                if result is not None and (result.completed or clock() >= manager.deadline):
+                    depth = board.fruit
+                else:  # its node cap stopped it: deepen with the time left, the table kept
+                    result = None
+                    start = clock()
+        if result is None:
+            # The one-ply search has no deadline: it is a single enumeration, and it guarantees a move.
+            try:
+                result = _aspiration_search(
+                    searcher, depth, iterations[-1].value if iterations else None, manager.deadline if depth > 1 else 1e300
+                )
+            except MemoryError:  # no room for a deeper iteration's move lists (a memory cap)
+                if not iterations:
+                    raise
+                break
+            _count(counts, result)
         cost = clock() - start
         if not result.completed:
             if result.moves_done and result.improved:
@@ -122,9 +132,46 @@ def think(
         iterations.append(Iteration(depth, result.value, result.move, result.exact, result.nodes, cost, True))
         if report:
             report(iterations[-1], searcher)
-        if result.exact or depth == max_depth or (max_nodes and nodes >= max_nodes) or manager.should_stop(clock()):
+        if (
+            result.exact
+            or depth == max_depth
+            or (max_nodes and counts[0] >= max_nodes)
+            or manager.should_stop(clock())
+        ):
             break
+    nodes, probes, hits = counts
     return Decision(iterations, nodes, hits / probes if probes else 0.0)
+
+
+def solve_cap(board, manager: timing.TimeManager, now: float, max_depth: int = None, max_nodes: int = None):
+    """The node cap of a search of `board` to its end (0: none), or None when the deepening
+    is the better way: a depth limit short of the end, or a solve predicted to cost more
+    than the budget holds."""
+    if max_depth is not None:
+        return (max_nodes or 0) if max_depth >= board.fruit else None
+    affordable = manager.solve_nodes(now)
+    if max_nodes:
+        affordable = min(affordable, max_nodes * timing.SOLVE_SHARE)
+    if timing.predicted_solve_nodes(board.group_count()) > affordable:
+        return None
+    return 0 if affordable == float("inf") else int(affordable)
+
+
+def _solve(searcher, fruit: int, deadline: float, cap: int, counts: list):
+    """One search of the root to the end in the full window, stopped by `deadline` or at
+    `cap` nodes; None when there is no memory for its move lists."""
+    try:
+        result = searcher.search(fruit, -INFINITE_VALUE, INFINITE_VALUE, deadline, cap)
+    except MemoryError:
+        return None
+    _count(counts, result)
+    return WindowResult(result, result.completed or result.moves_done > 0, result.nodes, result.tt_probes, result.tt_hits)
+
+
+def _count(counts: list, result) -> None:
+    counts[0] += result.nodes
+    counts[1] += result.tt_probes
+    counts[2] += result.tt_hits
 
 
 def new_searcher(board, tt_bits: int, options: dict):

@@ -1,0 +1,119 @@
+# Horizon unit (contract: horizon.pxd). With the horizon worth 0 the last ply is the largest
+# group's square, so a move two plies above it is worth its points minus the square of the
+# largest group it leaves: one walk of the move's band (child_census), no node below it.
+# Before that walk the move is bounded by the largest group it leaves untouched (one whose
+# columns it does not meet keeps every fruit and can only grow): most moves of a node are
+# settled by that bound alone.
+
+
+cdef bint reads_last_plies(const SearchState *s) noexcept nogil:
+    return (s.config.eval_kind == EVAL_NONE and s.config.quiescence == 0 and s.config.alpha_beta
+            and s.config.opponent_model == MODEL_NONE)
+
+
+cdef inline int32_t largest_kept(const GroupSummary *summary, const Group *move) noexcept nogil:
+    """A lower bound of the largest group left by `move` (which leaves fruit): the largest
+    of the summary's groups that lies wholly beside the move's columns, else 1."""
+    cdef int i
+    cdef const Group *g
+    for i in range(summary.largest_count):
+        g = summary.largest[i]
+        if g.hi < move.lo or g.lo > move.hi:
+            return g.size
+    return 1
+
+
+cdef inline int32_t move_value(SearchState *s, const Position *pos, const GroupList *groups,
+                               const GroupSummary *summary, const Group *g, int32_t alpha,
+                               bint bounded) noexcept nogil:
+    """The value of move `g`: exact, or (`bounded`) an upper bound when that is <= alpha."""
+    cdef int32_t points = <int32_t>g.size * g.size
+    cdef int kept
+    cdef Position child
+    cdef GroupCensus census
+    if g.size == pos.fruit:
+        return points                           # the move ends the game
+    if bounded:
+        kept = largest_kept(summary, g)
+        if points - kept * kept <= alpha:
+            s.stats.horizon_hits += 1           # the reply's size was guessed
+            return points - kept * kept
+    play_group_unhashed(&child, pos, g, group_masks(groups, g))
+    if enter_node(s):
+        return 0
+    child_census(&child, g, summary, &census)
+    if census.first < child.fruit:
+        s.stats.horizon_hits += 1               # the reply does not end the game
+    return points - census.first * census.first
+
+
+cdef int32_t two_plies_left(SearchState *s, const Position *pos, const GroupList *groups,
+                            const Group **order, int32_t *scores, int count, uint16_t tt_move,
+                            int32_t alpha, int32_t beta, int ply, uint16_t *best_move) noexcept nogil:
+    cdef GroupSummary *summary = &s.buffers.summaries[ply]
+    cdef const Group *g
+    cdef int i, listed
+    cdef int32_t best = -INFINITE, value
+    # with two groups or fewer every move is played: a reply may end the game, and its
+    # value is then exact
+    cdef bint bounded = count > 2
+    cdef bint largest_first = s.ordering.flags & ORDER_SIZE
+    best_move[0] = NO_MOVE
+    if not summary.ready:
+        summarize(groups, summary)
+    # Below the root the largest moves come straight from the summary, unordered: mostly
+    # they settle the node, and the moves after them are no larger.
+    listed = summary.largest_count if bounded and largest_first and ply > 0 else 0
+    for i in range(listed + count):
+        if i < listed:
+            g = summary.largest[i]
+        elif i == listed and listed:
+            if summary.largest_count == summary.multi_count and alpha >= 0:
+                # only groups of one fruit are left, each worth at most 1 - 1
+                s.stats.horizon_hits += 1
+                return best if best >= 0 else 0
+            score_moves(&s.ordering, order, count, scores, tt_move)   # then all of them, in order
+            pick_next(order, scores, count, 0)
+            g = order[0]
+        else:
+            if i == 0:
+                score_moves(&s.ordering, order, count, scores, tt_move)
+            pick_next(order, scores, count, i - listed)
+            g = order[i - listed]
+        if (bounded and largest_first and <int32_t>g.size * g.size - 1 <= alpha
+                and (i != listed or scores[0] < INFINITE * 1024)):
+            # no move after this one is larger (the table's move may come first, out of
+            # size order): none can raise alpha
+            s.stats.horizon_hits += 1
+            if <int32_t>g.size * g.size - 1 > best:
+                best = <int32_t>g.size * g.size - 1
+            break
+        value = move_value(s, pos, groups, summary, g, alpha, bounded)
+        if s.clock.stop:
+            return 0
+        if value > best:
+            best = value
+            best_move[0] = g.key
+            if ply == 0:
+                s.root.move = g.key
+                s.root.value = best
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    s.ordering.history[g.key] += 4
+                    break
+        if ply == 0:
+            s.root.moves_done += 1
+    return best
+
+
+cdef int32_t squares_bound(const Position *pos) noexcept nogil:
+    """The most points either side can still take: every fruit of a type in one group."""
+    cdef int t, c, count
+    cdef int32_t total = 0
+    for t in range(pos.types):
+        count = 0
+        for c in range(pos.n):
+            count += popcount(pos.plane[t][c])
+        total += count * count
+    return total

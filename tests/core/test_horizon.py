@@ -1,0 +1,105 @@
+"""The search's shortcuts near a horizon worth 0 and near the end of the game, against plain
+minimax: the nodes two plies above the horizon valued from group sizes (no node below them),
+the bound of each type's fruit squared in searches to the end, and the one search to the end
+that replaces the deepening when a position can be solved."""
+
+import random
+
+import pytest
+from fruit_helpers import random_grid
+
+from agent import Board as LibraryBoard
+from agent import Limit, rules, search
+from agent._core import EVAL_NONE, ORDER_ALL, ORDER_SIZE, ORDER_TT, Board, Searcher
+from agent.move import timing
+from agent.move.deepening import think
+
+
+@pytest.mark.parametrize(
+    "size, types, emptiness, depths", [(8, 3, 0.4, (2, 3, 4)), (12, 5, 0.5, (2, 3)), (16, 9, 0.7, (2, 3))]
+)
+def test_two_plies_above_a_horizon_worth_0_equal_plain_minimax(size, types, emptiness, depths):
+    """Larger boards, many groups: most moves of a node two plies up are settled by the
+    bound of the largest group they leave untouched, which plain minimax never uses."""
+    board = Board(random_grid(random.Random(size), size, types, emptiness))
+    for depth in depths:
+        plain = Searcher(board, alpha_beta=False, eval_kind=EVAL_NONE).search(depth)
+        for tt_bits, ordering in ((0, ORDER_ALL), (16, ORDER_ALL), (16, ORDER_TT | ORDER_SIZE), (0, 0)):
+            fast = Searcher(board, tt_bits=tt_bits, ordering=ordering, eval_kind=EVAL_NONE).search(depth)
+            assert fast.value == plain.value, (depth, tt_bits, ordering)
+        child, points = board.play(fast.move)
+        if child.fruit:
+            reached = points - Searcher(child, alpha_beta=False, eval_kind=EVAL_NONE).search(depth - 1).value
+            assert reached == plain.value, "the move does not reach the value"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_two_plies_above_the_horizon_give_fail_soft_bounds_in_any_window(seed):
+    grid = random_grid(random.Random(seed), 10, 4, 0.2)
+    for depth in (2, 3):
+        true = rules.negamax_value(grid, depth)
+        for alpha, beta in (
+            (true - 1, true + 1),
+            (true, true + 1),
+            (true - 1, true),
+            (true + 5, true + 60),
+            (true - 60, true - 5),
+        ):
+            value = Searcher(Board(grid), tt_bits=16, eval_kind=EVAL_NONE).search(depth, alpha, beta).value
+            if true <= alpha:
+                assert true <= value <= alpha
+            elif true >= beta:
+                assert beta <= value <= true
+            else:
+                assert value == true
+
+
+def test_a_value_read_two_plies_up_is_exact_only_when_the_game_ends_there():
+    """Two groups that cannot merge: the game ends within two plies, so depth 2 is exact;
+    three groups of one type apart: a reply leaves more to play, so it is not."""
+    ends = Searcher(Board(["000", "111", "111"]), eval_kind=EVAL_NONE).search(2)
+    assert ends.exact and ends.value == rules.negamax_value(("000", "111", "111"), 99)
+    grid = ("0*0*0", "1*1*1", "2*2*2", "1*1*1", "2*2*2")
+    goes_on = Searcher(Board(grid), eval_kind=EVAL_NONE).search(2)
+    assert not goes_on.exact and goes_on.value == rules.negamax_value(grid, 2)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_searches_to_the_end_stay_exact_with_the_squares_bound(seed):
+    rng = random.Random(100 + seed)
+    grid = random_grid(rng, 5, rng.randint(2, 4), 0.3)
+    expected = rules.negamax_value(grid, 99)
+    for tt_bits in (0, 16):
+        result = Searcher(Board(grid), tt_bits=tt_bits, eval_kind=EVAL_NONE).search(99)
+        assert result.exact and result.value == expected
+
+
+def test_a_depth_to_the_end_is_searched_once_not_deepened():
+    grid = random_grid(random.Random(5), 5, 3, 0.2)
+    fruit = rules.fruit_count(grid)
+    result = search(LibraryBoard(grid), Limit(depth=fruit), evaluation="none", core_options={"reduction": 0})
+    assert result.exact and result.value == rules.negamax_value(grid, 99)
+    assert [iteration.depth for iteration in result.iterations] == [1, fruit]
+    shorter = search(LibraryBoard(grid), Limit(depth=fruit - 1), evaluation="none")
+    assert [iteration.depth for iteration in shorter.iterations][:3] == [1, 2, 3]
+
+
+def test_a_solve_stopped_by_its_node_cap_leaves_the_deepening_the_rest():
+    """A full 6x6 board cannot be solved in 2,000 nodes: the solve gives up at its cap and the
+    deepening goes on from depth 2, within the node limit."""
+    grid = random_grid(random.Random(8), 6, 3)
+    result = search(LibraryBoard(grid), Limit(nodes=4000), evaluation="none")
+    assert not result.exact
+    assert [iteration.depth for iteration in result.iterations][:2] == [1, 2]
+    move_cells = {cell for group in rules.groups(grid) for cell in group}
+    assert result.move.cell in move_cells
+
+
+def test_the_time_policy_solves_what_it_predicts_it_can_and_deepens_the_rest():
+    small = Board(random_grid(random.Random(3), 4, 2, 0.3))
+    big = Board(random_grid(random.Random(3), 12, 5))
+    for board, solved in ((small, True), (big, False)):
+        manager = timing.TimeManager(timing.Budget(0.0, 1e9, 1e9, False), board.group_count(), 1000.0)
+        decision = think(board, manager, tt_bits=16, clock=lambda: 0.0, max_nodes=50_000)
+        assert (decision.iterations[1].depth == board.fruit) == solved
+    assert timing.predicted_solve_nodes(10) < timing.predicted_solve_nodes(20)
