@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from agent.web import bodies, engine, game_records, replays
 from agent.web.analyses import Analyses
 from agent.web.games import AGENT, HUMAN, Game, GameError
-from agent.web.guards import HostCheck, SecurityHeaders
+from agent.web.guards import HostCheck, SameOriginChanges, SecurityHeaders
 from agent.web.store import ExpiringStore, StoreFull
 from agent.web.strict_records import TooMuchWork
 from agent.web.thinking import WALL_GRACE, WorkerDied, WorkerPool
@@ -283,12 +283,7 @@ class Server:
         return JSONResponse({"id": replay_id, **view}, status_code=201)
 
     async def replay_game(self, request: Request):
-        games = self.replays.get(request.path_params["replay_id"])
-        if games is None:
-            raise HTTPException(404, "no such replay (it may have expired)")
-        index = request.path_params["index"]
-        if not 0 <= index < len(games):
-            raise HTTPException(404, f"no game {index}: the file holds games 0 to {len(games) - 1}")
+        (_, index), games = self._replayed_game(request)
         try:
             view = await self.records_pool.run(RECORDS_SECONDS, replays.game_view, index, games[index])
         except (asyncio.TimeoutError, WorkerDied):
@@ -325,9 +320,7 @@ class Server:
         games = self.replays.get(replay_id)
         if games is None:
             raise HTTPException(404, "no such replay (it may have expired)")
-        index = request.path_params["index"]
-        if not 0 <= index < len(games):
-            raise HTTPException(404, f"no game {index}: the file holds games 0 to {len(games) - 1}")
+        index = _game_index(request.path_params["index"], len(games))
         return (replay_id, index), games
 
     def _record_names(self) -> list:
@@ -345,6 +338,14 @@ class Server:
 def _record_line(record: dict) -> bytes:
     """A record as `match --out` writes it: one line of JSON."""
     return (json.dumps(record) + "\n").encode()
+
+
+def _game_index(text: str, games: int) -> int:
+    """The index a path names among `games` games; 404 for anything else, checked before
+    int() is asked to read it (a number of thousands of digits is beyond its limit)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(games)) and int(text) < games):
+        raise HTTPException(404, f"no game {text[:20]}: the file holds games 0 to {games - 1}")
+    return int(text)
 
 
 def _client_address(request: Request) -> str:
@@ -396,19 +397,20 @@ def create_app(
         Route("/api/games/{game_id}/replay", server.game_replay, methods=["POST"]),
         Route("/api/records/open", server.open_record_file, methods=["POST"]),
         Route("/api/records/upload", server.upload_records, methods=["POST"]),
-        Route("/api/replays/{replay_id}/games/{index:int}", server.replay_game),
+        Route("/api/replays/{replay_id}/games/{index}", server.replay_game),
         Route(
-            "/api/replays/{replay_id}/games/{index:int}/analysis",
+            "/api/replays/{replay_id}/games/{index}/analysis",
             server.start_analysis,
             methods=["POST"],
         ),
-        Route("/api/replays/{replay_id}/games/{index:int}/analysis", server.show_analysis),
-        Route("/api/replays/{replay_id}/games/{index:int}/analysis", server.cancel_analysis, methods=["DELETE"]),
+        Route("/api/replays/{replay_id}/games/{index}/analysis", server.show_analysis),
+        Route("/api/replays/{replay_id}/games/{index}/analysis", server.cancel_analysis, methods=["DELETE"]),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
     middleware = [Middleware(SecurityHeaders)]
     if allowed_hosts is not None:
         middleware.append(Middleware(HostCheck, names=allowed_hosts))
+    middleware.append(Middleware(SameOriginChanges))
     return Starlette(
         routes=routes,
         middleware=middleware,
