@@ -26,7 +26,7 @@ from agent.web import bodies, engine, game_records, replays
 from agent.web.analyses import Analyses
 from agent.web.games import AGENT, HUMAN, Game, GameError
 from agent.web.guards import HostCheck, SameOriginChanges, SecurityHeaders
-from agent.web.store import ExpiringStore, StoreFull
+from agent.web.store import ExpiringStore, OwnerFull, StoreFull
 from agent.web.strict_records import TooMuchWork
 from agent.web.thinking import WALL_GRACE, WorkerDied, WorkerPool
 
@@ -35,12 +35,17 @@ IDLE_SECONDS = 30 * 60  # a game or replay nobody asked for in this long is drop
 # A game that never had a move is dropped this long after its first mover's clock (and
 # the agent's wall guard) would have run out: a page reloaded or a flood of new games.
 UNPLAYED_GRACE = 60.0
+# Games kept in all, and for one client address. A new game makes room: at the address's
+# cap its least recently used game that is over or never had a move goes, with the store
+# full the least recently used game of the address holding the most.
 MAX_GAMES = 500
-# Games one client address holds at once; at the cap, its least recently used game that
-# is over or never had a move makes room for a new one.
 MAX_GAMES_PER_CLIENT = 32
+# Files of replays kept, and their bytes (each game as its JSON), in all and for one
+# address; made room for as games are.
 MAX_REPLAYS = 50
-REPLAY_BYTES = 64 * 2**20  # what the replays keep in all (each game as its JSON)
+MAX_REPLAYS_PER_CLIENT = 10
+REPLAY_BYTES = 64 * 2**20
+REPLAY_SHARE = 4  # one address keeps at most this fraction of REPLAY_BYTES (its inverse)
 RECORDS_SECONDS = 120.0  # wall seconds allowed for checking a file of records
 # Files of records being received or checked at once, one an address; more are refused.
 RECORD_FILES_AT_ONCE = 4
@@ -51,8 +56,16 @@ FIRST_CHOICES = ("you", "agent", "random")
 GAME_FIELDS = ("size", "types", "clock", "agent_clock", "first", "opponent", "seed")
 LONGEST_MOVE_NAME = 8
 ANALYSIS_NODES = (1000, 10 * engine.DEFAULT_NODES)  # the node budgets a page may ask an analysis for
-ANALYSES_WAITING = 4  # analyses that may wait for a free worker; more are refused
+# Nodes one analysis may search in all: a longer game gets fewer a position (the answer
+# says how many), so that no request holds the analyses' processor for long.
+ANALYSIS_TOTAL_NODES = 200 * engine.DEFAULT_NODES
+ANALYSES_WAITING = 4  # analyses that may wait for a free worker
+ANALYSES_PER_CLIENT = 2  # analyses under way or waiting for one address
 ANALYSES_KEPT = 100  # finished analyses kept, the least recently asked for dropped first
+# Seconds a refused client is told to wait (Retry-After): for a busy worker or file slot,
+# and for a game while all of its address's games are under way.
+BUSY_RETRY_SECONDS = 10
+GAMES_RETRY_SECONDS = 60
 HINT_SECONDS = 120.0  # wall seconds a hint may take (a few on the largest board)
 # A game not analysed (or whose analysis was cancelled): not an error, the page just offers one.
 NO_ANALYSIS = {"state": "none", "done": 0, "total": 0, "nodes": None, "analysis": None, "error": ""}
@@ -76,13 +89,26 @@ class Server:
         self.workers = workers
         self.clock = clock
         self.idle_seconds = idle_seconds
-        self.games = ExpiringStore(max_games, self._game_idle_seconds, clock)
-        self.replays = ExpiringStore(MAX_REPLAYS, idle_seconds, clock, budget=replay_bytes)
+        self.games = ExpiringStore(
+            max_games,
+            self._game_idle_seconds,
+            clock,
+            owner_capacity=MAX_GAMES_PER_CLIENT,
+            in_use=lambda session: session.game.under_way,
+        )
+        self.replays = ExpiringStore(
+            MAX_REPLAYS,
+            idle_seconds,
+            clock,
+            budget=replay_bytes,
+            owner_capacity=MAX_REPLAYS_PER_CLIENT,
+            owner_budget=replay_bytes // REPLAY_SHARE,
+        )
         self.pool: WorkerPool | None = None  # the agents' thinking
         self.records_pool: WorkerPool | None = None  # checking files of records
         self.record_files: asyncio.Semaphore | None = None  # made on the server's event loop
         self.record_file_senders = set()  # the addresses of the files being received or checked
-        self.analyses = Analyses(max(1, workers // 2), ANALYSES_WAITING, ANALYSES_KEPT)
+        self.analyses = Analyses(max(1, workers // 2), ANALYSES_WAITING, ANALYSES_PER_CLIENT, ANALYSES_KEPT)
 
     def _game_idle_seconds(self, session: Session) -> float:
         game = session.game
@@ -124,12 +150,14 @@ class Server:
         if first == "random":
             first = random.Random(seed).choice((HUMAN, AGENT))
         game = Game(engine.Board.random(seed, size, types), opponent, clocks, first, seed, self.clock())
-        client = _client_address(request)
-        self._make_room_for(client)
         try:
-            game_id = self.games.add(Session(game), owner=client)
-        except StoreFull as error:
-            raise HTTPException(503, str(error)) from None
+            game_id = self.games.add(Session(game), owner=_client_address(request))
+        except OwnerFull:
+            raise _retry_later(
+                429,
+                f"this address has {MAX_GAMES_PER_CLIENT} games under way; finish one or let it expire",
+                GAMES_RETRY_SECONDS,
+            ) from None
         return JSONResponse(game.to_json(game_id, self.clock()), status_code=201)
 
     async def show_game(self, request: Request):
@@ -179,7 +207,7 @@ class Server:
         try:
             found = await self.pool.run(HINT_SECONDS, engine.hint, game.board.rows, engine.DEFAULT_NODES)
         except (asyncio.TimeoutError, WorkerDied):
-            raise HTTPException(503, "the hint could not be found in time") from None
+            raise _retry_later(503, "the hint could not be found in time", BUSY_RETRY_SECONDS) from None
         return JSONResponse({**found, "position": position, "hints": len(game.hinted)})
 
     async def game_record(self, request: Request):
@@ -198,7 +226,9 @@ class Server:
         if session.replay is not None and self.replays.get(session.replay["id"]) is not None:
             return JSONResponse(session.replay, status_code=201)
         record = self._record_of(session.game)
-        response = await self._open_records(_record_line(record), game_records.file_name(session.game))
+        response = await self._open_records(
+            _record_line(record), game_records.file_name(session.game), _client_address(request)
+        )
         session.replay = json.loads(response.body)
         return response
 
@@ -206,19 +236,6 @@ class Server:
         if not game.over:
             raise HTTPException(409, "the game is not over yet")
         return game_records.match_record(game)
-
-    def _make_room_for(self, client: str) -> None:
-        """A client at its cap of games gives up its least recently used game that is over
-        or never had a move; 429 when every one of them is under way."""
-        held = self.games.owned_by(client)
-        if len(held) < MAX_GAMES_PER_CLIENT:
-            return
-        spare = next((game_id for game_id, session in held if not session.game.under_way), None)
-        if spare is None:
-            raise HTTPException(
-                429, f"this address has {MAX_GAMES_PER_CLIENT} games under way; finish one or let it expire"
-            )
-        self.games.drop(spare)
 
     def _session(self, request: Request) -> tuple:
         game_id = request.path_params["game_id"]
@@ -233,8 +250,9 @@ class Server:
             raise HTTPException(404, "the server was started without --records")
         body = await bodies.read_json_object(request, ("name",))
         name = bodies.text(body, "name", LONGEST_FILE_NAME)
-        async with self._record_file_turn(_client_address(request)):
-            return await self._open_records(self._record_file(name), name)
+        client = _client_address(request)
+        async with self._record_file_turn(client):
+            return await self._open_records(self._record_file(name), name, client)
 
     def _record_file(self, name: str) -> bytes:
         try:
@@ -247,9 +265,10 @@ class Server:
             raise HTTPException(404, f"{name}: {(error.strerror or str(error)).lower()}") from None
 
     async def upload_records(self, request: Request):
-        async with self._record_file_turn(_client_address(request)):
+        client = _client_address(request)
+        async with self._record_file_turn(client):
             return await self._open_records(
-                await bodies.read_body(request, replays.MAX_RECORDS_BYTES), "the uploaded file"
+                await bodies.read_body(request, replays.MAX_RECORDS_BYTES), "the uploaded file", client
             )
 
     @contextlib.asynccontextmanager
@@ -257,7 +276,9 @@ class Server:
         """One of the few places for a file of records in memory, one an address; 503 when
         all are taken or the address has one."""
         if self.record_files.locked() or client in self.record_file_senders:
-            raise HTTPException(503, "the server is reading other files of records; try again in a moment")
+            raise _retry_later(
+                503, "the server is reading other files of records; try again in a moment", BUSY_RETRY_SECONDS
+            )
         self.record_file_senders.add(client)
         try:
             async with self.record_files:
@@ -265,7 +286,8 @@ class Server:
         finally:
             self.record_file_senders.discard(client)
 
-    async def _open_records(self, data: bytes, label: str):
+    async def _open_records(self, data: bytes, label: str, client: str):
+        """The file `data` read as records and kept as a replay of `client`'s."""
         reading = self.records_pool.run(RECORDS_SECONDS, replays.load_records, data, label)
         del data  # a refusal's traceback keeps this frame alive for a while: not the file with it
         try:
@@ -275,11 +297,13 @@ class Server:
         except ValueError as error:
             raise HTTPException(400, str(error)) from None
         except (asyncio.TimeoutError, WorkerDied):
-            raise HTTPException(503, f"{label} could not be read in time; try a smaller file") from None
+            raise _retry_later(
+                503, f"{label} could not be read in time; try a smaller file", BUSY_RETRY_SECONDS
+            ) from None
         try:
-            replay_id = self.replays.add(games, size=sum(map(len, games)))
+            replay_id = self.replays.add(games, owner=client, size=sum(map(len, games)))
         except StoreFull as error:
-            raise HTTPException(503, str(error)) from None
+            raise HTTPException(413, str(error)) from None
         return JSONResponse({"id": replay_id, **view}, status_code=201)
 
     async def replay_game(self, request: Request):
@@ -287,7 +311,7 @@ class Server:
         try:
             view = await self.records_pool.run(RECORDS_SECONDS, replays.game_view, index, games[index])
         except (asyncio.TimeoutError, WorkerDied):
-            raise HTTPException(503, "the game could not be replayed in time") from None
+            raise _retry_later(503, "the game could not be replayed in time", BUSY_RETRY_SECONDS) from None
         return JSONResponse(view)
 
     # --- analyses of replayed games ----------------------------------------------------
@@ -295,10 +319,10 @@ class Server:
         key, games = self._replayed_game(request)
         body = await bodies.read_json_object(request, ("nodes",))
         nodes = bodies.whole_number(body, "nodes", *ANALYSIS_NODES, engine.DEFAULT_NODES)
-        try:
-            analysis = self.analyses.start(key, json.loads(games[key[1]]), nodes)
-        except StoreFull as error:
-            raise HTTPException(503, str(error)) from None
+        record = json.loads(games[key[1]])
+        positions = len(record["moves"]) + 1
+        nodes = min(nodes, max(ANALYSIS_NODES[0], ANALYSIS_TOTAL_NODES // positions))
+        analysis = self.analyses.start(key, record, nodes, owner=_client_address(request))
         return JSONResponse(analysis.to_json(), status_code=202)
 
     async def show_analysis(self, request: Request):
@@ -338,6 +362,12 @@ class Server:
 def _record_line(record: dict) -> bytes:
     """A record as `match --out` writes it: one line of JSON."""
     return (json.dumps(record) + "\n").encode()
+
+
+def _retry_later(status: int, message: str, seconds: int) -> HTTPException:
+    """A refusal (503: the server is busy; 429: the client's own share is taken) that says
+    in how many seconds to try again."""
+    return HTTPException(status, message, headers={"retry-after": str(seconds)})
 
 
 def _game_index(text: str, games: int) -> int:

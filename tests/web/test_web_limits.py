@@ -9,8 +9,15 @@ import json
 import pytest
 from arena_helpers import random_game_record
 from starlette.testclient import TestClient
+from web_helpers import long_game_record, records_file
 
-from agent.web.app import create_app
+from agent.web.app import (
+    ANALYSES_PER_CLIENT,
+    ANALYSIS_NODES,
+    ANALYSIS_TOTAL_NODES,
+    MAX_GAMES_PER_CLIENT,
+    create_app,
+)
 
 GAME = {"size": 4, "types": 3, "opponent": "greedy", "seed": 11}
 OWN_ORIGIN = "http://testserver"  # the origin TestClient's requests come to
@@ -78,3 +85,84 @@ def test_a_game_index_of_many_digits_is_no_such_game(client, digits):
         response = client.get(f"/api/replays/{replay['id']}/games/{'9' * digits}{path}")
         assert response.status_code == 404, response.text
         assert "no game" in response.json()["error"]
+
+
+def client_from(lead: TestClient, address: str) -> TestClient:
+    """A client of `lead`'s app (its lifespan, its event loop) from another address."""
+    other = TestClient(lead.app, client=(address, 50000))
+    other.portal = lead.portal
+    return other
+
+
+def test_sixty_uploads_from_one_address_leave_room_for_every_other():
+    with TestClient(create_app(workers=1), client=("10.0.0.1", 50000)) as flood:
+        uploads = [flood.post("/api/records/upload", content=jsonl([random_game_record(1, 3, 2)])) for _ in range(60)]
+        others = [client_from(flood, f"10.0.1.{number}") for number in range(8)]
+        theirs = [other.post("/api/records/upload", content=jsonl([random_game_record(2, 3, 2)])) for other in others]
+        oldest, newest = (flood.get(f"/api/replays/{uploads[k].json()['id']}/games/0") for k in (0, -1))
+        first_other = others[0].get(f"/api/replays/{theirs[0].json()['id']}/games/0")
+    assert {upload.status_code for upload in uploads} == {201}
+    assert [reply.status_code for reply in theirs] == [201] * 8, theirs[-1].text
+    assert (oldest.status_code, newest.status_code, first_other.status_code) == (404, 200, 200)
+    assert len({upload.json()["id"] for upload in uploads}) == 60
+
+
+def test_addresses_holding_every_game_make_room_for_a_newcomer():
+    """Two addresses fill the store with games under way; a third address still gets a new
+    game, made room for by the least recently used game of the largest holders."""
+    with TestClient(create_app(workers=1, max_games=2 * MAX_GAMES_PER_CLIENT), client=("10.0.0.1", 50000)) as first:
+        second = client_from(first, "10.0.0.2")
+        played = {}
+        for holder in (first, second):
+            for _ in range(MAX_GAMES_PER_CLIENT):
+                game = holder.post("/api/games", json=GAME).json()
+                holder.post(f"/api/games/{game['id']}/move", json={"move": game["groups"][0]["move"]})
+                played.setdefault(holder, []).append(game["id"])
+        newcomer = client_from(first, "10.0.0.3").post("/api/games", json=GAME)
+        kept = {
+            holder: [holder.get(f"/api/games/{game_id}").status_code for game_id in ids]
+            for holder, ids in played.items()
+        }
+    assert newcomer.status_code == 201, newcomer.text
+    assert kept[second] == [200] * MAX_GAMES_PER_CLIENT
+    assert kept[first] == [404] + [200] * (MAX_GAMES_PER_CLIENT - 1)
+
+
+def test_a_game_refused_to_an_address_at_its_cap_says_when_to_retry():
+    with TestClient(create_app(workers=1)) as client:
+        for _ in range(MAX_GAMES_PER_CLIENT):
+            game = client.post("/api/games", json=GAME).json()
+            client.post(f"/api/games/{game['id']}/move", json={"move": game["groups"][0]["move"]})
+        refused = client.post("/api/games", json=GAME)
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) > 0
+
+
+def test_an_analysis_of_a_long_game_searches_fewer_nodes_a_position():
+    record = long_game_record(26, 9, seed=1)
+    positions = len(record["moves"]) + 1
+    with TestClient(create_app(workers=1)) as client:
+        replay = client.post("/api/records/upload", content=records_file(record, 1)).json()
+        path = f"/api/replays/{replay['id']}/games/0/analysis"
+        started = client.post(path, json={"nodes": ANALYSIS_NODES[1]})
+        client.delete(path)
+    assert started.status_code == 202, started.text
+    assert started.json()["nodes"] == ANALYSIS_TOTAL_NODES // positions < ANALYSIS_NODES[1]
+
+
+def test_analyses_from_one_address_leave_room_for_another():
+    """One address asks for more analyses than may wait; its own least recently asked for
+    make room, and another address's analysis is taken."""
+    games = 8
+    upload = b"".join(jsonl([random_game_record(seed, 10, 4)]) for seed in range(1, games + 1))
+    with TestClient(create_app(workers=1), client=("10.0.0.1", 50000)) as flood:
+        replay = flood.post("/api/records/upload", content=upload).json()
+        paths = [f"/api/replays/{replay['id']}/games/{index}/analysis" for index in range(games)]
+        asked = [flood.post(path, json={"nodes": ANALYSIS_NODES[1]}) for path in paths[:-1]]
+        other = client_from(flood, "10.0.0.2").post(paths[-1], json={"nodes": ANALYSIS_NODES[1]})
+        states = [flood.get(path).json()["state"] for path in paths]
+        for path in paths:
+            flood.delete(path)
+    assert [reply.status_code for reply in asked] == [202] * (games - 1)
+    assert other.status_code == 202, other.text
+    under_way = [state for state in states if state != "none"]
+    assert states[-1] != "none" and len(under_way) == ANALYSES_PER_CLIENT + 1, states
