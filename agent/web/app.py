@@ -78,6 +78,7 @@ class Session:
 
     game: Game
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    hinting: bool = False  # a hint is being looked for: one at a time
     replay: dict | None = None  # the game opened as a replay: its id and what the page shows
 
 
@@ -185,7 +186,9 @@ class Server:
                 game.expect_turn(AGENT)
             except GameError as error:
                 raise HTTPException(error.status, str(error)) from None
-            thought = await self.pool.think(game.opponent, game.board.rows, game.board.types, game.clocks[AGENT])
+            thought = await self.pool.think(
+                game.opponent, game.board.rows, game.board.types, game.clocks[AGENT], client=_client_address(request)
+            )
             if thought.failure:
                 game.agent_failed(thought.failure, thought.wall)
             else:
@@ -199,15 +202,22 @@ class Server:
         await bodies.read_json_object(request, ())
         game = session.game
         game.check_human_clock(self.clock())
+        if session.hinting:
+            raise HTTPException(409, "a hint is being looked for in this game already")
         try:
             game.take_hint()
         except GameError as error:
             raise HTTPException(error.status, str(error)) from None
         position = len(game.moves)
+        session.hinting = True
         try:
-            found = await self.pool.run(HINT_SECONDS, engine.hint, game.board.rows, engine.DEFAULT_NODES)
+            found = await self.pool.run(
+                HINT_SECONDS, engine.hint, game.board.rows, engine.DEFAULT_NODES, client=_client_address(request)
+            )
         except (asyncio.TimeoutError, WorkerDied):
             raise _retry_later(503, "the hint could not be found in time", BUSY_RETRY_SECONDS) from None
+        finally:
+            session.hinting = False
         return JSONResponse({**found, "position": position, "hints": len(game.hinted)})
 
     async def game_record(self, request: Request):
@@ -288,7 +298,7 @@ class Server:
 
     async def _open_records(self, data: bytes, label: str, client: str):
         """The file `data` read as records and kept as a replay of `client`'s."""
-        reading = self.records_pool.run(RECORDS_SECONDS, replays.load_records, data, label)
+        reading = self.records_pool.run(RECORDS_SECONDS, replays.load_records, data, label, client=client)
         del data  # a refusal's traceback keeps this frame alive for a while: not the file with it
         try:
             games, view = await reading
@@ -309,7 +319,9 @@ class Server:
     async def replay_game(self, request: Request):
         (_, index), games = self._replayed_game(request)
         try:
-            view = await self.records_pool.run(RECORDS_SECONDS, replays.game_view, index, games[index])
+            view = await self.records_pool.run(
+                RECORDS_SECONDS, replays.game_view, index, games[index], client=_client_address(request)
+            )
         except (asyncio.TimeoutError, WorkerDied):
             raise _retry_later(503, "the game could not be replayed in time", BUSY_RETRY_SECONDS) from None
         return JSONResponse(view)

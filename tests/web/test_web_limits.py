@@ -4,7 +4,10 @@ share, floods of hints, and numbers no game index can be."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import threading
 
 import pytest
 from arena_helpers import random_game_record
@@ -18,9 +21,12 @@ from agent.web.app import (
     MAX_GAMES_PER_CLIENT,
     create_app,
 )
+from agent.web.thinking import WorkerPool
+from agent.web.turns import ClientTurns
 
 GAME = {"size": 4, "types": 3, "opponent": "greedy", "seed": 11}
 OWN_ORIGIN = "http://testserver"  # the origin TestClient's requests come to
+HANG_GUARD_SECONDS = 10  # what a wait that must end at once may take before the test fails
 
 
 @pytest.fixture(scope="module")
@@ -166,3 +172,91 @@ def test_analyses_from_one_address_leave_room_for_another():
     assert other.status_code == 202, other.text
     under_way = [state for state in states if state != "none"]
     assert states[-1] != "none" and len(under_way) == ANALYSES_PER_CLIENT + 1, states
+
+
+def test_a_flood_of_hints_on_one_game_is_looked_for_one_at_a_time(client):
+    game = client.post("/api/games", json={"size": 10, "types": 4, "seed": 3}).json()
+    together = threading.Barrier(8)
+    replies = []
+
+    def ask() -> None:
+        together.wait()
+        replies.append(client.post(f"/api/games/{game['id']}/hint"))
+
+    askers = [threading.Thread(target=ask) for _ in range(8)]
+    for asker in askers:
+        asker.start()
+    for asker in askers:
+        asker.join()
+    statuses = sorted(reply.status_code for reply in replies)
+    assert statuses[0] == 200 and statuses[-1] == 409 and set(statuses) == {200, 409}, statuses
+    refused = next(reply for reply in replies if reply.status_code == 409)
+    assert "a hint is being looked for in this game already" in refused.json()["error"]
+
+
+def test_a_client_flooding_the_pool_waits_while_others_take_their_turns():
+    """One worker; a client asks for four tasks, then two others for one each: once the
+    task running when they came is done, each of the others goes before the flood's next."""
+
+    async def scenario() -> list:
+        pool = WorkerPool(workers=1)
+        started = []  # with one worker, the order tasks end in is the order they start in
+
+        async def task(client: str, label: str) -> None:
+            started.append(await pool.run(None, str, label, client=client))
+
+        try:
+            tasks = [asyncio.create_task(task("10.0.0.1", f"flood {number}")) for number in range(4)]
+            await asyncio.sleep(0)  # the flood's tasks have all asked: the first runs, three wait
+            tasks += [asyncio.create_task(task(client, client)) for client in ("10.0.0.2", "10.0.0.3")]
+            await asyncio.gather(*tasks)
+        finally:
+            pool.close()
+        return started
+
+    assert asyncio.run(scenario()) == ["flood 0", "10.0.0.2", "10.0.0.3", "flood 1", "flood 2", "flood 3"]
+
+
+def test_a_client_runs_a_second_task_only_while_nobody_else_waits():
+    """Two places: a flood takes both while alone; another client's task takes the first
+    place freed, and the flood's waiting tasks the next."""
+
+    async def scenario() -> list:
+        turns = ClientTurns(2)
+        given = []
+
+        async def job(client: str) -> None:
+            await turns.acquire(client)
+            given.append(client)
+
+        flood = [asyncio.create_task(job("flood")) for _ in range(3)]
+        await asyncio.sleep(0)
+        other = asyncio.create_task(job("other"))
+        await asyncio.sleep(0)
+        before = list(given)
+        turns.release("flood")
+        await asyncio.sleep(0)
+        after_one = list(given)
+        turns.release("flood")
+        await asyncio.gather(*flood, other)
+        return [before, after_one, given]
+
+    before, after_one, after_two = asyncio.run(scenario())
+    assert before == ["flood", "flood"]
+    assert after_one == ["flood", "flood", "other"]
+    assert after_two == ["flood", "flood", "other", "flood"]
+
+
+def test_a_turn_given_up_while_waiting_leaves_the_place_to_the_next():
+    async def scenario() -> None:
+        turns = ClientTurns(1)
+        await turns.acquire("a")
+        waiting = asyncio.create_task(turns.acquire("b"))
+        await asyncio.sleep(0)
+        waiting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiting
+        turns.release("a")
+        await asyncio.wait_for(turns.acquire("c"), HANG_GUARD_SECONDS)
+
+    asyncio.run(scenario())
