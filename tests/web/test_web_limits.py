@@ -1,26 +1,39 @@
 """The server's limits against clients that try to take it over (issue 54, items 9 to 13),
-through Starlette's TestClient: requests from other sites, one client filling what all
-share, floods of hints, and numbers no game index can be."""
+through Starlette's TestClient and the pool itself: requests from other sites, one client
+filling what all share, floods of hints and of tasks, numbers no game index can be, and
+the limits as docs/security.md states them."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
+import os
 import threading
 
 import pytest
 from arena_helpers import random_game_record
+from paths import PROJECT_ROOT
 from starlette.testclient import TestClient
 from web_helpers import long_game_record, records_file
 
 from agent.web.app import (
     ANALYSES_PER_CLIENT,
+    ANALYSES_WAITING,
     ANALYSIS_NODES,
     ANALYSIS_TOTAL_NODES,
+    BUSY_RETRY_SECONDS,
+    GAMES_RETRY_SECONDS,
+    MAX_GAMES,
     MAX_GAMES_PER_CLIENT,
+    MAX_REPLAYS,
+    MAX_REPLAYS_PER_CLIENT,
+    REPLAY_BYTES,
+    REPLAY_SHARE,
     create_app,
 )
+from agent.web.bodies import BODY_SECONDS
+from agent.web.http_server import ANSWERED_BODY_SECONDS, HEAD_SECONDS
 from agent.web.thinking import WorkerPool
 from agent.web.turns import ClientTurns
 
@@ -260,3 +273,23 @@ def test_a_turn_given_up_while_waiting_leaves_the_place_to_the_next():
         await asyncio.wait_for(turns.acquire("c"), HANG_GUARD_SECONDS)
 
     asyncio.run(scenario())
+
+
+def read(path: str) -> str:
+    with open(os.path.join(PROJECT_ROOT, path), encoding="utf-8") as text:
+        return text.read()
+
+
+def test_the_security_doc_states_the_limits_the_server_keeps():
+    text = " ".join(read("docs/security.md").split())
+    assert f"| Games | {MAX_GAMES_PER_CLIENT} | {MAX_GAMES} |" in text
+    share = REPLAY_BYTES // REPLAY_SHARE // 2**20
+    assert f"| {MAX_REPLAYS_PER_CLIENT} files, {share} MB | {MAX_REPLAYS} files, {REPLAY_BYTES // 2**20} MB |" in text
+    assert f"| Analyses under way or waiting | {ANALYSES_PER_CLIENT} |" in text and f"{ANALYSES_WAITING} more" in text
+    assert f"at most {ANALYSIS_TOTAL_NODES:,} nodes in all" in text
+    assert f"(Retry-After: {GAMES_RETRY_SECONDS})" in text and f"(Retry-After: {BUSY_RETRY_SECONDS})" in text
+    assert f"still unread {ANSWERED_BODY_SECONDS:g} seconds after its answer" in text
+    assert f"within {HEAD_SECONDS:g} seconds" in text and f"within {BODY_SECONDS:g} seconds" in text
+    assert "[security.md](security.md)" in read("docs/contract.md")
+    serve_row = next(line for line in read("README.md").splitlines() if "`fruit-rage serve [" in line)
+    assert "Origin check" in serve_row and "caps for each client" in serve_row
