@@ -45,7 +45,7 @@ MAX_GAMES_PER_CLIENT = 32
 MAX_REPLAYS = 50
 MAX_REPLAYS_PER_CLIENT = 10
 REPLAY_BYTES = 64 * 2**20
-REPLAY_SHARE = 4  # one address keeps at most this fraction of REPLAY_BYTES (its inverse)
+REPLAY_SHARE = 4  # one address keeps at most 1/REPLAY_SHARE of REPLAY_BYTES
 RECORDS_SECONDS = 120.0  # wall seconds allowed for checking a file of records
 # Files of records being received or checked at once, one an address; more are refused.
 RECORD_FILES_AT_ONCE = 4
