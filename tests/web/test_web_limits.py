@@ -157,7 +157,7 @@ def test_a_game_refused_to_an_address_at_its_cap_says_when_to_retry():
 
 
 def test_an_analysis_of_a_long_game_searches_fewer_nodes_a_position():
-    record = long_game_record(26, 9, seed=1)
+    record = long_game_record(10, 4, seed=1)
     positions = len(record["moves"]) + 1
     with TestClient(create_app(workers=1)) as client:
         replay = client.post("/api/records/upload", content=records_file(record, 1)).json()
