@@ -64,14 +64,14 @@ class Analyses:
             self.cancel(self._pending(owner)[0])
         while len(self._pending()) >= self.pending_limit:
             holders = Counter(self._items[key].owner for key in self._pending())
-            self.cancel(self._pending(max(holders, key=holders.get))[0])
+            self.cancel(self._pending(max(holders, key=lambda owner: holders[owner]))[0])
         analysis = Analysis(nodes, owner)
         analysis.task = asyncio.get_running_loop().create_task(self._run(analysis, record))
         self._items[key] = analysis
         self._forget_old()
         return analysis
 
-    def _pending(self, owner: str | None = None) -> list:
+    def _pending(self, owner: str | None = None) -> list[object]:
         """The keys of the analyses under way or waiting (of `owner`), least recently asked for first."""
         return [
             key for key, item in self._items.items() if not item.finished and (owner is None or item.owner == owner)

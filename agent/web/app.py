@@ -90,14 +90,14 @@ class Server:
         self.workers = workers
         self.clock = clock
         self.idle_seconds = idle_seconds
-        self.games = ExpiringStore(
+        self.games: ExpiringStore[Session] = ExpiringStore(
             max_games,
             self._game_idle_seconds,
             clock,
             owner_capacity=MAX_GAMES_PER_CLIENT,
             in_use=lambda session: session.game.under_way,
         )
-        self.replays = ExpiringStore(
+        self.replays: ExpiringStore[list] = ExpiringStore(
             MAX_REPLAYS,
             idle_seconds,
             clock,

@@ -7,7 +7,9 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Callable, Union
+from typing import Callable, Generic, TypeVar, Union
+
+Item = TypeVar("Item")
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")  # what secrets.token_urlsafe(16) gives
 
@@ -21,14 +23,14 @@ class OwnerFull(StoreFull):
 
 
 @dataclass
-class _Entry:
-    item: object
+class _Entry(Generic[Item]):
+    item: Item
     used: float  # when it was last asked for
     owner: str  # who added it (a client's address)
     size: int  # bytes it holds, as its adder counted them
 
 
-class ExpiringStore:
+class ExpiringStore(Generic[Item]):
     """At most `capacity` objects holding at most `budget` bytes, and of them at most
     `owner_capacity` objects and `owner_budget` bytes added by one owner; one not asked for
     in `idle_seconds` (a number, or a function of the object) is forgotten. The ids are
@@ -42,12 +44,12 @@ class ExpiringStore:
     def __init__(
         self,
         capacity: int,
-        idle_seconds: Union[float, Callable[[object], float]],
+        idle_seconds: Union[float, Callable[[Item], float]],
         clock: Callable[[], float] = time.monotonic,
         budget: float = math.inf,
         owner_capacity: float = math.inf,
         owner_budget: float = math.inf,
-        in_use: Callable[[object], bool] = lambda item: False,
+        in_use: Callable[[Item], bool] = lambda item: False,
     ):
         self.capacity = capacity
         self.budget = budget
@@ -56,9 +58,9 @@ class ExpiringStore:
         self.clock = clock
         self._idle_seconds = idle_seconds if callable(idle_seconds) else lambda item: idle_seconds
         self._in_use = in_use
-        self._entries = {}  # id -> _Entry
+        self._entries: dict[str, _Entry[Item]] = {}  # id -> _Entry
 
-    def add(self, item, owner: str = "", size: int = 0) -> str:
+    def add(self, item: Item, owner: str = "", size: int = 0) -> str:
         """`item`'s new id; OwnerFull when the owner's share is all in use, StoreFull when
         `item` alone is larger than the budgets."""
         if size > min(self.budget, self.owner_budget):
@@ -75,7 +77,7 @@ class ExpiringStore:
         self._entries[key] = _Entry(item, self.clock(), owner, size)
         return key
 
-    def get(self, key: str) -> object | None:
+    def get(self, key: str) -> Item | None:
         """The object under `key`, or None when there is none (never was, or expired)."""
         entry = self._entries.get(key) if ID_PATTERN.fullmatch(key) else None
         if entry is None or self._expired(entry, self.clock()):
@@ -92,25 +94,25 @@ class ExpiringStore:
         for key in [key for key, entry in self._entries.items() if self._expired(entry, now)]:
             self.drop(key)
 
-    def _owned_by(self, owner: str) -> list:
+    def _owned_by(self, owner: str) -> list[str]:
         """The ids of what `owner` added, those not in use first, each least recently used
         (then least recently added) first."""
         mine = [key for key, entry in self._entries.items() if entry.owner == owner]
         return sorted(mine, key=lambda key: (self._in_use(self._entries[key].item), self._entries[key].used))
 
-    def _over(self, keys: list, capacity: float, budget: float, size: int) -> bool:
+    def _over(self, keys: list[str], capacity: float, budget: float, size: int) -> bool:
         """Whether one more object of `size` bytes beside `keys` passes `capacity` or `budget`."""
         return len(keys) >= capacity or sum(self._entries[key].size for key in keys) + size > budget
 
     def _largest_owner(self, by_bytes: bool) -> str:
         """The owner of the most objects (of the most bytes), the earliest used first on a tie."""
-        holdings = {}
+        holdings: dict[str, tuple[int, int]] = {}
         for entry in sorted(self._entries.values(), key=lambda entry: entry.used):
             count, size = holdings.get(entry.owner, (0, 0))
             holdings[entry.owner] = (count + 1, size + entry.size)
         return max(holdings, key=lambda owner: holdings[owner][::-1] if by_bytes else holdings[owner])
 
-    def _expired(self, entry: _Entry, now: float) -> bool:
+    def _expired(self, entry: _Entry[Item], now: float) -> bool:
         return now - entry.used > self._idle_seconds(entry.item)
 
     def __len__(self) -> int:

@@ -12,14 +12,14 @@ from collections import Counter, deque
 class ClientTurns:
     def __init__(self, places: int):
         self._free = places
-        self._running = Counter()  # client -> jobs it runs
-        self._waiting = {}  # client -> deque of the futures of its waiting jobs
-        self._served = {}  # client -> when it was last given a place (a count), while it has jobs
+        self._running: Counter[str] = Counter()  # client -> jobs it runs
+        self._waiting: dict[str, deque[asyncio.Future[None]]] = {}  # client -> its waiting jobs' futures
+        self._served: dict[str, int] = {}  # client -> when it was last given a place (a count), while it has jobs
         self._ticks = itertools.count()
 
     async def acquire(self, client: str) -> None:
         """Waits for a place for `client`; release(client) gives it back."""
-        granted = asyncio.get_running_loop().create_future()
+        granted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(client, deque()).append(granted)
         self._hand_out()
         try:
@@ -53,7 +53,7 @@ class ClientTurns:
             self._served[client] = next(self._ticks)
             granted.set_result(None)
 
-    def _withdraw(self, client: str, granted: asyncio.Future) -> None:
+    def _withdraw(self, client: str, granted: asyncio.Future[None]) -> None:
         queue = self._waiting.get(client)
         if queue is not None and granted in queue:
             queue.remove(granted)
