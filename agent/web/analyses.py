@@ -2,18 +2,19 @@
 a process of its own at a low priority, reports its progress, can be cancelled (its process
 is killed at once), and once done is kept, so a game is analysed once.
 
-A few run at a time and a few more wait their turn; past that a new one is refused. The
-finished ones are kept up to a count, the least recently asked for going first."""
+A few run at a time and a few more wait their turn, a few at most for one client; past
+that a new one makes room by cancelling the client's own least recently asked for, or with
+every place taken that of the client with the most. The finished ones are kept up to a
+count, the least recently asked for going first."""
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
 from agent.web import engine
 from agent.web.jobs import TaskFailed, run_in_own_process
-from agent.web.store import StoreFull
 
 NICENESS = 10  # an analysis yields the processors to the agents' thinking
 
@@ -21,6 +22,7 @@ NICENESS = 10  # an analysis yields the processors to the agents' thinking
 @dataclass
 class Analysis:
     nodes: int
+    owner: str  # who asked for it (a client's address)
     state: str = "queued"  # then "running", and "done" or "failed"
     done: int = 0  # positions searched
     total: int = 0
@@ -44,27 +46,36 @@ class Analysis:
 
 
 class Analyses:
-    def __init__(self, at_once: int, waiting: int, kept: int):
+    def __init__(self, at_once: int, waiting: int, per_owner: int, kept: int):
         self._running = asyncio.Semaphore(at_once)
         self.pending_limit = at_once + waiting
+        self.per_owner = per_owner
         self.kept = kept
         self._items = OrderedDict()  # key -> Analysis, the least recently asked for first
 
-    def start(self, key, record: dict, nodes: int) -> Analysis:
+    def start(self, key, record: dict, nodes: int, owner: str) -> Analysis:
         """The analysis of `record` under `key` with `nodes` nodes a position: the one
-        there is (done or under way) unless it failed or had another budget; StoreFull
-        when too many are under way."""
+        there is (done or under way) unless it failed or had another budget."""
         analysis = self.get(key)
         if analysis is not None and analysis.nodes == nodes and analysis.state != "failed":
             return analysis
         self.cancel(key)
-        if sum(not item.finished for item in self._items.values()) >= self.pending_limit:
-            raise StoreFull("the server is analysing as many games as it can; try again in a while")
-        analysis = Analysis(nodes)
+        while len(self._pending(owner)) >= self.per_owner:
+            self.cancel(self._pending(owner)[0])
+        while len(self._pending()) >= self.pending_limit:
+            holders = Counter(self._items[key].owner for key in self._pending())
+            self.cancel(self._pending(max(holders, key=lambda owner: holders[owner]))[0])
+        analysis = Analysis(nodes, owner)
         analysis.task = asyncio.get_running_loop().create_task(self._run(analysis, record))
         self._items[key] = analysis
         self._forget_old()
         return analysis
+
+    def _pending(self, owner: str | None = None) -> list[object]:
+        """The keys of the analyses under way or waiting (of `owner`), least recently asked for first."""
+        return [
+            key for key, item in self._items.items() if not item.finished and (owner is None or item.owner == owner)
+        ]
 
     def get(self, key) -> Analysis | None:
         analysis = self._items.get(key)

@@ -25,8 +25,8 @@ from starlette.staticfiles import StaticFiles
 from agent.web import bodies, engine, game_records, replays
 from agent.web.analyses import Analyses
 from agent.web.games import AGENT, HUMAN, Game, GameError
-from agent.web.guards import HostCheck, SecurityHeaders
-from agent.web.store import ExpiringStore, StoreFull
+from agent.web.guards import HostCheck, SameOriginChanges, SecurityHeaders
+from agent.web.store import ExpiringStore, OwnerFull, StoreFull
 from agent.web.strict_records import TooMuchWork
 from agent.web.thinking import WALL_GRACE, WorkerDied, WorkerPool
 
@@ -35,12 +35,17 @@ IDLE_SECONDS = 30 * 60  # a game or replay nobody asked for in this long is drop
 # A game that never had a move is dropped this long after its first mover's clock (and
 # the agent's wall guard) would have run out: a page reloaded or a flood of new games.
 UNPLAYED_GRACE = 60.0
+# Games kept in all, and for one client address. A new game makes room: at the address's
+# cap its least recently used game that is over or never had a move goes, with the store
+# full the least recently used game of the address holding the most.
 MAX_GAMES = 500
-# Games one client address holds at once; at the cap, its least recently used game that
-# is over or never had a move makes room for a new one.
 MAX_GAMES_PER_CLIENT = 32
+# Files of replays kept, and their bytes (each game as its JSON), in all and for one
+# address; made room for as games are.
 MAX_REPLAYS = 50
-REPLAY_BYTES = 64 * 2**20  # what the replays keep in all (each game as its JSON)
+MAX_REPLAYS_PER_CLIENT = 10
+REPLAY_BYTES = 64 * 2**20
+REPLAY_SHARE = 4  # one address keeps at most 1/REPLAY_SHARE of REPLAY_BYTES
 RECORDS_SECONDS = 120.0  # wall seconds allowed for checking a file of records
 # Files of records being received or checked at once, one an address; more are refused.
 RECORD_FILES_AT_ONCE = 4
@@ -51,8 +56,16 @@ FIRST_CHOICES = ("you", "agent", "random")
 GAME_FIELDS = ("size", "types", "clock", "agent_clock", "first", "opponent", "seed")
 LONGEST_MOVE_NAME = 8
 ANALYSIS_NODES = (1000, 10 * engine.DEFAULT_NODES)  # the node budgets a page may ask an analysis for
-ANALYSES_WAITING = 4  # analyses that may wait for a free worker; more are refused
+# Nodes one analysis may search in all: a longer game gets fewer a position (the answer
+# says how many), so that no request holds the analyses' processor for long.
+ANALYSIS_TOTAL_NODES = 200 * engine.DEFAULT_NODES
+ANALYSES_WAITING = 4  # analyses that may wait for a free worker
+ANALYSES_PER_CLIENT = 2  # analyses under way or waiting for one address
 ANALYSES_KEPT = 100  # finished analyses kept, the least recently asked for dropped first
+# Seconds a refused client is told to wait (Retry-After): for a busy worker or file slot,
+# and for a game while all of its address's games are under way.
+BUSY_RETRY_SECONDS = 10
+GAMES_RETRY_SECONDS = 60
 HINT_SECONDS = 120.0  # wall seconds a hint may take (a few on the largest board)
 # A game not analysed (or whose analysis was cancelled): not an error, the page just offers one.
 NO_ANALYSIS = {"state": "none", "done": 0, "total": 0, "nodes": None, "analysis": None, "error": ""}
@@ -65,6 +78,7 @@ class Session:
 
     game: Game
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    hinting: bool = False  # a hint is being looked for: one at a time
     replay: dict | None = None  # the game opened as a replay: its id and what the page shows
 
 
@@ -76,13 +90,26 @@ class Server:
         self.workers = workers
         self.clock = clock
         self.idle_seconds = idle_seconds
-        self.games = ExpiringStore(max_games, self._game_idle_seconds, clock)
-        self.replays = ExpiringStore(MAX_REPLAYS, idle_seconds, clock, budget=replay_bytes)
+        self.games: ExpiringStore[Session] = ExpiringStore(
+            max_games,
+            self._game_idle_seconds,
+            clock,
+            owner_capacity=MAX_GAMES_PER_CLIENT,
+            in_use=lambda session: session.game.under_way,
+        )
+        self.replays: ExpiringStore[list] = ExpiringStore(
+            MAX_REPLAYS,
+            idle_seconds,
+            clock,
+            budget=replay_bytes,
+            owner_capacity=MAX_REPLAYS_PER_CLIENT,
+            owner_budget=replay_bytes // REPLAY_SHARE,
+        )
         self.pool: WorkerPool | None = None  # the agents' thinking
         self.records_pool: WorkerPool | None = None  # checking files of records
         self.record_files: asyncio.Semaphore | None = None  # made on the server's event loop
         self.record_file_senders = set()  # the addresses of the files being received or checked
-        self.analyses = Analyses(max(1, workers // 2), ANALYSES_WAITING, ANALYSES_KEPT)
+        self.analyses = Analyses(max(1, workers // 2), ANALYSES_WAITING, ANALYSES_PER_CLIENT, ANALYSES_KEPT)
 
     def _game_idle_seconds(self, session: Session) -> float:
         game = session.game
@@ -124,12 +151,14 @@ class Server:
         if first == "random":
             first = random.Random(seed).choice((HUMAN, AGENT))
         game = Game(engine.Board.random(seed, size, types), opponent, clocks, first, seed, self.clock())
-        client = _client_address(request)
-        self._make_room_for(client)
         try:
-            game_id = self.games.add(Session(game), owner=client)
-        except StoreFull as error:
-            raise HTTPException(503, str(error)) from None
+            game_id = self.games.add(Session(game), owner=_client_address(request))
+        except OwnerFull:
+            raise _retry_later(
+                429,
+                f"this address has {MAX_GAMES_PER_CLIENT} games under way; finish one or let it expire",
+                GAMES_RETRY_SECONDS,
+            ) from None
         return JSONResponse(game.to_json(game_id, self.clock()), status_code=201)
 
     async def show_game(self, request: Request):
@@ -157,7 +186,9 @@ class Server:
                 game.expect_turn(AGENT)
             except GameError as error:
                 raise HTTPException(error.status, str(error)) from None
-            thought = await self.pool.think(game.opponent, game.board.rows, game.board.types, game.clocks[AGENT])
+            thought = await self.pool.think(
+                game.opponent, game.board.rows, game.board.types, game.clocks[AGENT], client=_client_address(request)
+            )
             if thought.failure:
                 game.agent_failed(thought.failure, thought.wall)
             else:
@@ -171,15 +202,22 @@ class Server:
         await bodies.read_json_object(request, ())
         game = session.game
         game.check_human_clock(self.clock())
+        if session.hinting:
+            raise HTTPException(409, "a hint is being looked for in this game already")
         try:
             game.take_hint()
         except GameError as error:
             raise HTTPException(error.status, str(error)) from None
         position = len(game.moves)
+        session.hinting = True
         try:
-            found = await self.pool.run(HINT_SECONDS, engine.hint, game.board.rows, engine.DEFAULT_NODES)
+            found = await self.pool.run(
+                HINT_SECONDS, engine.hint, game.board.rows, engine.DEFAULT_NODES, client=_client_address(request)
+            )
         except (asyncio.TimeoutError, WorkerDied):
-            raise HTTPException(503, "the hint could not be found in time") from None
+            raise _retry_later(503, "the hint could not be found in time", BUSY_RETRY_SECONDS) from None
+        finally:
+            session.hinting = False
         return JSONResponse({**found, "position": position, "hints": len(game.hinted)})
 
     async def game_record(self, request: Request):
@@ -198,7 +236,9 @@ class Server:
         if session.replay is not None and self.replays.get(session.replay["id"]) is not None:
             return JSONResponse(session.replay, status_code=201)
         record = self._record_of(session.game)
-        response = await self._open_records(_record_line(record), game_records.file_name(session.game))
+        response = await self._open_records(
+            _record_line(record), game_records.file_name(session.game), _client_address(request)
+        )
         session.replay = json.loads(response.body)
         return response
 
@@ -206,19 +246,6 @@ class Server:
         if not game.over:
             raise HTTPException(409, "the game is not over yet")
         return game_records.match_record(game)
-
-    def _make_room_for(self, client: str) -> None:
-        """A client at its cap of games gives up its least recently used game that is over
-        or never had a move; 429 when every one of them is under way."""
-        held = self.games.owned_by(client)
-        if len(held) < MAX_GAMES_PER_CLIENT:
-            return
-        spare = next((game_id for game_id, session in held if not session.game.under_way), None)
-        if spare is None:
-            raise HTTPException(
-                429, f"this address has {MAX_GAMES_PER_CLIENT} games under way; finish one or let it expire"
-            )
-        self.games.drop(spare)
 
     def _session(self, request: Request) -> tuple:
         game_id = request.path_params["game_id"]
@@ -233,8 +260,9 @@ class Server:
             raise HTTPException(404, "the server was started without --records")
         body = await bodies.read_json_object(request, ("name",))
         name = bodies.text(body, "name", LONGEST_FILE_NAME)
-        async with self._record_file_turn(_client_address(request)):
-            return await self._open_records(self._record_file(name), name)
+        client = _client_address(request)
+        async with self._record_file_turn(client):
+            return await self._open_records(self._record_file(name), name, client)
 
     def _record_file(self, name: str) -> bytes:
         try:
@@ -247,9 +275,10 @@ class Server:
             raise HTTPException(404, f"{name}: {(error.strerror or str(error)).lower()}") from None
 
     async def upload_records(self, request: Request):
-        async with self._record_file_turn(_client_address(request)):
+        client = _client_address(request)
+        async with self._record_file_turn(client):
             return await self._open_records(
-                await bodies.read_body(request, replays.MAX_RECORDS_BYTES), "the uploaded file"
+                await bodies.read_body(request, replays.MAX_RECORDS_BYTES), "the uploaded file", client
             )
 
     @contextlib.asynccontextmanager
@@ -257,7 +286,9 @@ class Server:
         """One of the few places for a file of records in memory, one an address; 503 when
         all are taken or the address has one."""
         if self.record_files.locked() or client in self.record_file_senders:
-            raise HTTPException(503, "the server is reading other files of records; try again in a moment")
+            raise _retry_later(
+                503, "the server is reading other files of records; try again in a moment", BUSY_RETRY_SECONDS
+            )
         self.record_file_senders.add(client)
         try:
             async with self.record_files:
@@ -265,8 +296,9 @@ class Server:
         finally:
             self.record_file_senders.discard(client)
 
-    async def _open_records(self, data: bytes, label: str):
-        reading = self.records_pool.run(RECORDS_SECONDS, replays.load_records, data, label)
+    async def _open_records(self, data: bytes, label: str, client: str):
+        """The file `data` read as records and kept as a replay of `client`'s."""
+        reading = self.records_pool.run(RECORDS_SECONDS, replays.load_records, data, label, client=client)
         del data  # a refusal's traceback keeps this frame alive for a while: not the file with it
         try:
             games, view = await reading
@@ -275,24 +307,23 @@ class Server:
         except ValueError as error:
             raise HTTPException(400, str(error)) from None
         except (asyncio.TimeoutError, WorkerDied):
-            raise HTTPException(503, f"{label} could not be read in time; try a smaller file") from None
+            raise _retry_later(
+                503, f"{label} could not be read in time; try a smaller file", BUSY_RETRY_SECONDS
+            ) from None
         try:
-            replay_id = self.replays.add(games, size=sum(map(len, games)))
+            replay_id = self.replays.add(games, owner=client, size=sum(map(len, games)))
         except StoreFull as error:
-            raise HTTPException(503, str(error)) from None
+            raise HTTPException(413, str(error)) from None
         return JSONResponse({"id": replay_id, **view}, status_code=201)
 
     async def replay_game(self, request: Request):
-        games = self.replays.get(request.path_params["replay_id"])
-        if games is None:
-            raise HTTPException(404, "no such replay (it may have expired)")
-        index = request.path_params["index"]
-        if not 0 <= index < len(games):
-            raise HTTPException(404, f"no game {index}: the file holds games 0 to {len(games) - 1}")
+        (_, index), games = self._replayed_game(request)
         try:
-            view = await self.records_pool.run(RECORDS_SECONDS, replays.game_view, index, games[index])
+            view = await self.records_pool.run(
+                RECORDS_SECONDS, replays.game_view, index, games[index], client=_client_address(request)
+            )
         except (asyncio.TimeoutError, WorkerDied):
-            raise HTTPException(503, "the game could not be replayed in time") from None
+            raise _retry_later(503, "the game could not be replayed in time", BUSY_RETRY_SECONDS) from None
         return JSONResponse(view)
 
     # --- analyses of replayed games ----------------------------------------------------
@@ -300,10 +331,10 @@ class Server:
         key, games = self._replayed_game(request)
         body = await bodies.read_json_object(request, ("nodes",))
         nodes = bodies.whole_number(body, "nodes", *ANALYSIS_NODES, engine.DEFAULT_NODES)
-        try:
-            analysis = self.analyses.start(key, json.loads(games[key[1]]), nodes)
-        except StoreFull as error:
-            raise HTTPException(503, str(error)) from None
+        record = json.loads(games[key[1]])
+        positions = len(record["moves"]) + 1
+        nodes = min(nodes, max(ANALYSIS_NODES[0], ANALYSIS_TOTAL_NODES // positions))
+        analysis = self.analyses.start(key, record, nodes, owner=_client_address(request))
         return JSONResponse(analysis.to_json(), status_code=202)
 
     async def show_analysis(self, request: Request):
@@ -325,9 +356,7 @@ class Server:
         games = self.replays.get(replay_id)
         if games is None:
             raise HTTPException(404, "no such replay (it may have expired)")
-        index = request.path_params["index"]
-        if not 0 <= index < len(games):
-            raise HTTPException(404, f"no game {index}: the file holds games 0 to {len(games) - 1}")
+        index = _game_index(request.path_params["index"], len(games))
         return (replay_id, index), games
 
     def _record_names(self) -> list:
@@ -345,6 +374,20 @@ class Server:
 def _record_line(record: dict) -> bytes:
     """A record as `match --out` writes it: one line of JSON."""
     return (json.dumps(record) + "\n").encode()
+
+
+def _retry_later(status: int, message: str, seconds: int) -> HTTPException:
+    """A refusal (503: the server is busy; 429: the client's own share is taken) that says
+    in how many seconds to try again."""
+    return HTTPException(status, message, headers={"retry-after": str(seconds)})
+
+
+def _game_index(text: str, games: int) -> int:
+    """The index a path names among `games` games; 404 for anything else, checked before
+    int() is asked to read it (a number of thousands of digits is beyond its limit)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(games)) and int(text) < games):
+        raise HTTPException(404, f"no game {text[:20]}: the file holds games 0 to {games - 1}")
+    return int(text)
 
 
 def _client_address(request: Request) -> str:
@@ -396,19 +439,20 @@ def create_app(
         Route("/api/games/{game_id}/replay", server.game_replay, methods=["POST"]),
         Route("/api/records/open", server.open_record_file, methods=["POST"]),
         Route("/api/records/upload", server.upload_records, methods=["POST"]),
-        Route("/api/replays/{replay_id}/games/{index:int}", server.replay_game),
+        Route("/api/replays/{replay_id}/games/{index}", server.replay_game),
         Route(
-            "/api/replays/{replay_id}/games/{index:int}/analysis",
+            "/api/replays/{replay_id}/games/{index}/analysis",
             server.start_analysis,
             methods=["POST"],
         ),
-        Route("/api/replays/{replay_id}/games/{index:int}/analysis", server.show_analysis),
-        Route("/api/replays/{replay_id}/games/{index:int}/analysis", server.cancel_analysis, methods=["DELETE"]),
+        Route("/api/replays/{replay_id}/games/{index}/analysis", server.show_analysis),
+        Route("/api/replays/{replay_id}/games/{index}/analysis", server.cancel_analysis, methods=["DELETE"]),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
     middleware = [Middleware(SecurityHeaders)]
     if allowed_hosts is not None:
         middleware.append(Middleware(HostCheck, names=allowed_hosts))
+    middleware.append(Middleware(SameOriginChanges))
     return Starlette(
         routes=routes,
         middleware=middleware,

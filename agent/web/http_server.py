@@ -1,6 +1,6 @@
 """uvicorn as `fruit-rage serve` runs it: on a socket bound here (so that a port in use is
-a message, not a log line), with a deadline on each request's head, and telling whether
-Ctrl-C stopped it."""
+a message, not a log line), with deadlines on each request's head and on a body still
+coming after its answer, and telling whether Ctrl-C stopped it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HEAD_SECONDS = 10.0  # from connecting, or from the last answer, to a request's last header
+# From an answer sent before its request's body was all read (a refusal, or a GET that
+# ignores a body) to the connection's end, whatever the client sends meanwhile.
+ANSWERED_BODY_SECONDS = 5.0
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -33,14 +36,18 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return listener
 
 
-class HeadDeadlineProtocol(H11Protocol):
+class DeadlineProtocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol, closing a connection whose request line and headers are
-    not all in HEAD_SECONDS after it was opened or after its last answer. uvicorn closes a
-    connection idle between requests, but keeps one that has sent part of a head open for
-    as long as the client likes, so a client could hold any number of them."""
+    not all in HEAD_SECONDS after it was opened or after its last answer, and one whose
+    request body is still unread ANSWERED_BODY_SECONDS after its answer. uvicorn closes a
+    connection idle between requests, but keeps one that has sent part of a head, or that
+    sends a byte of a body now and then, open for as long as the client likes, so a client
+    could hold any number of them."""
 
     head_seconds = HEAD_SECONDS
+    answered_body_seconds = ANSWERED_BODY_SECONDS
     _head_timer = None
+    _body_timer = None
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
@@ -53,10 +60,27 @@ class HeadDeadlineProtocol(H11Protocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self._watch_head()
+        # Set once an answer, not restarted by data: a byte now and then must not keep the
+        # connection.
+        self._stop_body_timer()
+        if self.conn.their_state is h11.SEND_BODY:
+            self._body_timer = self.loop.call_later(self.answered_body_seconds, self._body_too_late, self.cycle)
 
     def connection_lost(self, exc) -> None:
         self._stop_head_timer()
+        self._stop_body_timer()
         super().connection_lost(exc)
+
+    def _stop_body_timer(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
+    def _body_too_late(self, answered) -> None:
+        """Closes the connection if the request `answered` is still the one whose body comes."""
+        self._body_timer = None
+        if self.cycle is answered and self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
+            self.transport.close()
 
     def _watch_head(self) -> None:
         """The timer runs while the connection waits for a request's head, from the moment
@@ -90,6 +114,6 @@ class Server(uvicorn.Server):
 
 def serve(app, listener: socket.socket) -> bool:
     """Serve `app` on `listener` until a signal stops it; True when it was Ctrl-C."""
-    server = Server(uvicorn.Config(app, http=HeadDeadlineProtocol, access_log=False, log_level="info"))
+    server = Server(uvicorn.Config(app, http=DeadlineProtocol, access_log=False, log_level="info"))
     server.run(sockets=[listener])
     return server.interrupted

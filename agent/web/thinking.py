@@ -4,7 +4,8 @@ It runs in pools of worker processes, so one long search leaves the other tabs s
 records are read in a pool of their own at a lower priority, so that a file being checked
 neither holds up a move nor takes its processor. No more tasks are handed out than there
 are workers, so a task's wall time is its own and not the queue's: the guard on the
-agent's move measures the agent alone."""
+agent's move measures the agent alone. The workers are handed out to clients in turn
+(agent.web.turns), so that one client's flood delays another's move by a task at most."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from agent.web import engine
+from agent.web.turns import ClientTurns
 
 # Wall seconds an agent may run past its clock before its move is given up on (the
 # search keeps its own CPU budget; this is for a machine too loaded to keep up).
@@ -45,7 +47,7 @@ class WorkerPool:
         self.wall_grace = wall_grace
         self.niceness = niceness
         self._executor = self._new_executor()
-        self._free = asyncio.Semaphore(workers)
+        self._turns = ClientTurns(workers)
 
     def _new_executor(self) -> ProcessPoolExecutor:
         # spawn, not fork: a fork of a process running an event loop and threads may hang
@@ -56,18 +58,19 @@ class WorkerPool:
             initargs=(self.niceness,) if self.niceness else (),
         )
 
-    async def run(self, timeout: float | None, function, *args):
-        """function(*args) in a worker; asyncio.TimeoutError after `timeout` wall seconds
-        (the worker finishes the task anyway, and only then takes another)."""
-        await self._free.acquire()
+    async def run(self, timeout: float | None, function, *args, client: str = ""):
+        """function(*args) in a worker once it is `client`'s turn; asyncio.TimeoutError
+        after `timeout` wall seconds (the worker finishes the task anyway, and only then
+        takes another)."""
+        await self._turns.acquire(client)
         loop = asyncio.get_running_loop()
         try:
             future = loop.run_in_executor(self._executor, function, *args)
         except BaseException:
-            self._free.release()
+            self._turns.release(client)
             raise
         del args  # the worker has them; a failure's traceback keeps this frame alive for a while
-        future.add_done_callback(lambda _: self._free.release())
+        future.add_done_callback(lambda _: self._turns.release(client))
         try:
             return await asyncio.wait_for(asyncio.shield(future), timeout)
         except BrokenProcessPool:
@@ -75,14 +78,14 @@ class WorkerPool:
             broken.shutdown(wait=False)
             raise WorkerDied("a worker process died") from None
 
-    async def think(self, player: str, rows: tuple, types: int, clock_left: float) -> Thought:
+    async def think(self, player: str, rows: tuple, types: int, clock_left: float, client: str = "") -> Thought:
         """The built-in player's move on the board `rows` under its clock, with a
-        wall-clock guard."""
+        wall-clock guard; the clock runs from `client`'s turn."""
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
             cell, cpu = await self.run(
-                clock_left + self.wall_grace, engine.choose_move, player, rows, types, clock_left
+                clock_left + self.wall_grace, engine.choose_move, player, rows, types, clock_left, client=client
             )
         except asyncio.TimeoutError:
             return Thought(

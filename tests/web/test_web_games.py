@@ -15,7 +15,7 @@ from starlette.requests import Request
 from agent.board import Board, Move
 from agent.web.bodies import read_body
 from agent.web.games import AGENT, HUMAN, Game, GameError, IllegalMove
-from agent.web.store import ExpiringStore, StoreFull
+from agent.web.store import ExpiringStore, OwnerFull, StoreFull
 from agent.web.thinking import WorkerDied, WorkerPool
 
 
@@ -88,35 +88,51 @@ class FakeClock:
         return self.now
 
 
-def test_the_store_forgets_what_is_not_asked_for_and_refuses_past_its_capacity():
+def test_the_store_forgets_what_is_not_asked_for_and_makes_room_past_its_capacity():
     clock = FakeClock()
     store = ExpiringStore(capacity=2, idle_seconds=10, clock=clock)
     first, second = store.add("first"), store.add("second")
     assert first != second and len(first) == 22
-    with pytest.raises(StoreFull):
-        store.add("third")
     clock.now = 8
     assert store.get(first) == "first"
+    third = store.add("third")  # the least recently used makes room
+    assert store.get(second) is None and store.get(first) == "first" and len(store) == 2
     clock.now = 15
-    assert store.get(first) == "first" and store.get(second) is None
-    assert store.add("third") and len(store) == 2
+    assert store.get(third) == "third"
+    clock.now = 19
+    assert store.get(first) is None and store.get(third) == "third"
     assert store.get("not-an-id") is None and store.get("../" + first) is None
 
 
-def test_the_store_keeps_within_its_bytes_and_lists_an_owners_items_least_recent_first():
+def test_the_store_makes_room_from_the_largest_holder_and_within_each_owners_share():
     clock = FakeClock()
-    store = ExpiringStore(capacity=10, idle_seconds=10, clock=clock, budget=100)
-    first = store.add("first", owner="1.2.3.4", size=60)
-    with pytest.raises(StoreFull, match="MB of these already"):
-        store.add("too much", size=41)
-    clock.now = 1
-    second = store.add("second", owner="1.2.3.4", size=40)
-    store.add("other", owner="5.6.7.8")
-    clock.now = 2
-    store.get(first)
-    assert store.owned_by("1.2.3.4") == [(second, "second"), (first, "first")]
-    store.drop(first)
-    assert store.add("fits now", size=60) and store.owned_by("1.2.3.4") == [(second, "second")]
+    store = ExpiringStore(capacity=4, idle_seconds=100, clock=clock, budget=100, owner_capacity=3, owner_budget=60)
+    with pytest.raises(StoreFull, match="at most"):
+        store.add("too much", owner="1.2.3.4", size=61)
+    heavy = []
+    for number in range(4):  # the fourth pushes out the owner's first: its share is 3
+        clock.now += 1
+        heavy.append(store.add(f"heavy {number}", owner="1.2.3.4", size=10))
+    assert store.get(heavy[0]) is None and len(store) == 3
+    clock.now += 1
+    light = store.add("light", owner="5.6.7.8", size=30)
+    clock.now += 1
+    newcomer = store.add("newcomer", owner="9.9.9.9", size=50)  # four kept: the largest holder's oldest goes
+    assert [store.get(key) for key in heavy] == [None, None, "heavy 2", "heavy 3"]
+    clock.now += 1
+    store.add("big", owner="8.8.8.8", size=50)  # four kept, then 140 bytes: heavy 2, then the most bytes go
+    assert store.get(newcomer) is None and store.get(light) == "light" and store.get(heavy[3]) == "heavy 3"
+
+
+def test_an_owner_whose_share_is_all_in_use_is_refused():
+    store = ExpiringStore(capacity=10, idle_seconds=100, owner_capacity=2, in_use=lambda item: item.startswith("busy"))
+    idle = store.add("idle", owner="a")
+    store.add("busy 1", owner="a")
+    store.add("busy 2", owner="a")  # the idle one makes room, though older ones are busy
+    assert store.get(idle) is None
+    with pytest.raises(OwnerFull, match="holds 2 of these, all in use"):
+        store.add("busy 3", owner="a")
+    assert store.add("elsewhere", owner="b")
 
 
 def test_the_store_can_give_each_object_its_own_idle_time():

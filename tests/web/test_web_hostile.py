@@ -15,7 +15,7 @@ from arena_helpers import random_game_record
 from web_helpers import children, long_game_record, records_file, rss_mb, running_server
 
 from agent.web.app import MAX_GAMES
-from agent.web.http_server import HEAD_SECONDS
+from agent.web.http_server import ANSWERED_BODY_SECONDS, HEAD_SECONDS
 from agent.web.replays import MAX_RECORDS_BYTES
 from agent.web.thinking import WALL_GRACE
 
@@ -155,4 +155,35 @@ def test_connections_that_never_finish_their_headers_are_closed(tmp_path):
             for connection in partial:
                 connection.close()
     assert not still_open, f"{len(still_open)} of 50 connections still open"
+    assert answered.status_code == 200
+
+
+def test_connections_whose_body_never_comes_are_closed_after_their_answer(tmp_path):
+    """20 requests claim a body of 100 MB: a GET answered without reading it, and an upload
+    refused before it is read. Each sends one byte more after its answer (which once kept
+    the connection open for good); all are closed within the deadline."""
+    heads = [
+        b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000000\r\n\r\n",
+        b"POST /api/records/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000000\r\n\r\n",
+    ]
+    with running_server(log_path=tmp_path / "log") as (base, _):
+        port = int(base.rsplit(":", 1)[1])
+        waiting = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
+        try:
+            for number, connection in enumerate(waiting):
+                connection.sendall(heads[number % 2])
+            answers = [connection.recv(65536).split(b"\r\n", 1)[0] for connection in waiting]
+            for connection in waiting:
+                connection.sendall(b"x")
+            still_open = set(waiting)
+            deadline = time.monotonic() + ANSWERED_BODY_SECONDS + 5
+            while still_open and time.monotonic() < deadline:
+                readable, _, _ = select.select(list(still_open), [], [], 0.5)
+                still_open -= {connection for connection in readable if connection.recv(65536) == b""}
+            answered = httpx.get(base + "/api/options", timeout=10)
+        finally:
+            for connection in waiting:
+                connection.close()
+    assert set(answers) == {b"HTTP/1.1 200 OK", b"HTTP/1.1 413 Request Entity Too Large"}, answers
+    assert not still_open, f"{len(still_open)} of 20 connections still open"
     assert answered.status_code == 200
