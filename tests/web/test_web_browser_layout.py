@@ -120,7 +120,6 @@ def page(request, tmp_path_factory):
     size = SIZES[request.param]
     driver = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
     show_at(driver, size)
-    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": size == PHONE, "maxTouchPoints": 5})
     yield driver, size
     driver.quit()
 

@@ -76,7 +76,11 @@ export function drawLineChart(svg, series, options = {}) {
   xTicks.forEach((value, k) => {
     svgElement("line", { x1: x(value), y1: HEIGHT - MARGIN.bottom, x2: x(value), y2: HEIGHT - MARGIN.bottom + 4 }, axes);
     if ((xTicks.length - 1 - k) % labelEvery) return;   // the last tick keeps its label
-    const label = svgElement("text", { x: x(value), y: HEIGHT - MARGIN.bottom + 16, "text-anchor": "middle" }, axes);
+    // a label that would cross the chart's right edge ends at it
+    const room = x(value) + labelRoom / 2 <= width;
+    const label = svgElement("text", {
+      x: room ? x(value) : width - 2, y: HEIGHT - MARGIN.bottom + 16, "text-anchor": room ? "middle" : "end",
+    }, axes);
     label.textContent = xText(value);
   });
   svgElement("text", { class: "chart-label", x: left + plotWidth / 2, y: HEIGHT - 8, "text-anchor": "middle" }, svg)
