@@ -85,10 +85,12 @@ def show_at(driver, size: tuple) -> None:
     """The page laid out for a viewport of `size` (width, height) CSS pixels, a phone's
     when narrow (touch, and the viewport meta tag honoured)."""
     width, height = size
+    phone = width < 500
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500},
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": phone},
     )
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": phone, "maxTouchPoints": 5})
 
 
 def axe_violations(driver) -> list:

@@ -8,7 +8,7 @@ import json
 import sys
 
 from agent.arena.records.reading import read_records, shown_agents
-from agent.arena.review.analysis import DEFAULT_NODES, THRESHOLDS_TEXT, analyse_game
+from agent.arena.review.analysis import DEFAULT_NODES, EXACT_MARK, THRESHOLDS_TEXT, analyse_game
 from agent.cli_support import LineProgress, interrupted, plural, printable
 
 PROGRAM = "fruit-rage analyse"
@@ -18,7 +18,7 @@ DESCRIPTION = (
     "the move played and the points it gave away against the best, with a label; then per "
     "side the points given away and an accuracy figure. Every position is searched with the "
     "same node budget, so the figures are the same on any machine; the positions near the "
-    "end are solved exactly (marked *). In the labels, " + THRESHOLDS_TEXT + "."
+    f"end are solved exactly (marked {EXACT_MARK}). In the labels, " + THRESHOLDS_TEXT + "."
 )
 HEADER = " move  side  played  points  best  best value  played value  lost  label"
 
@@ -72,7 +72,7 @@ def report(analysis, record: dict) -> str:
         f"game {analysis.game}: A {agents['A']}, B {agents['B']}; {analysis.size}x{analysis.size}, "
         f"{plural(analysis.types, 'type')}; final A {scores['A']} - B {scores['B']}"
         + (f" ({printable(record['reason'])})" if record.get("fault") else ""),
-        f"each position searched with {analysis.nodes} nodes; * exact (solved to the end)",
+        f"each position searched with {analysis.nodes} nodes; {EXACT_MARK} exact (solved to the end)",
         HEADER,
     ]
     lines += [move_line(move) for move in analysis.moves]
@@ -82,7 +82,7 @@ def report(analysis, record: dict) -> str:
 
 
 def move_line(move) -> str:
-    mark = "*" if move.exact else " "
+    mark = EXACT_MARK if move.exact else " "
     return (
         f"{move.number:5d}  {move.side:<4}  {move.move:<6}  {move.points:6d}  {move.best_move:<4}  "
         f"{move.best_value:+9d}{mark}  {move.played_value:+11d}{mark}  {move.points_lost:4d}  {move.label}"

@@ -130,6 +130,7 @@ class Server:
                     "nodes": engine.DEFAULT_NODES,
                     "labels": [list(floor) for floor in engine.LABEL_FLOORS],
                     "thresholds": engine.THRESHOLDS_TEXT,
+                    "exact_mark": engine.EXACT_MARK,
                 },
             }
         )

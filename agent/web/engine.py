@@ -16,8 +16,15 @@ from agent.arena.records.reading import (
     starting_clocks,
     time_measured,
 )
-from agent.arena.referee import GameRecord, Turn, decide
-from agent.arena.review.analysis import DEFAULT_NODES, LABEL_FLOORS, THRESHOLDS_TEXT, analyse_game, search_position
+from agent.arena.referee import CPU_CLOCK, WALL_CLOCK, GameRecord, Turn, decide
+from agent.arena.review.analysis import (
+    DEFAULT_NODES,
+    EXACT_MARK,
+    LABEL_FLOORS,
+    THRESHOLDS_TEXT,
+    analyse_game,
+    search_position,
+)
 from agent.arena.review.phases import match_phases
 from agent.board import Board, Move
 from agent.players import BUILT_IN_PLAYERS, player_from_name
@@ -27,10 +34,13 @@ PLAYER_NAMES = tuple(BUILT_IN_PLAYERS)
 RECORD_FIELDS = MATCH_FIELDS + OPTIONAL_MATCH_FIELDS  # every top-level field `match --out` writes
 
 __all__ = [
+    "CPU_CLOCK",
     "DEFAULT_NODES",
+    "EXACT_MARK",
     "LABEL_FLOORS",
     "THRESHOLDS_TEXT",
     "VERSION",
+    "WALL_CLOCK",
     "GameRecord",
     "Turn",
     "analyse",

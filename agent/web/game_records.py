@@ -1,13 +1,14 @@
 """A game played in the page as a match record: the JSON line `fruit-rage match --out`
 writes (agent.arena.referee.GameRecord), the person as A and the built-in player as B, so
-that replay, audit, phases and analyse read it and the page opens it again. A game in
+that replay, audit, phases and analyse read it and the page opens it again; its "clock"
+says A's seconds are wall time, as `play --out` says of a person's. A game in
 which the person took hints says how many in its "hints"."""
 
 from __future__ import annotations
 
 import datetime
 
-from agent.web.engine import VERSION, GameRecord, Turn
+from agent.web.engine import CPU_CLOCK, VERSION, WALL_CLOCK, GameRecord, Turn
 from agent.web.games import AGENT, HUMAN
 
 SIDES = {HUMAN: "A", AGENT: "B"}
@@ -40,6 +41,7 @@ def match_record(game) -> dict:
         date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         game=1,
         seed=game.seed,
+        clock_kinds=(WALL_CLOCK, CPU_CLOCK),  # the person's clock runs while they think
     ).to_dict()
     if game.hinted:
         record["hints"] = {"A": len(game.hinted)}

@@ -134,6 +134,7 @@ def phases_view(records: list) -> dict:
         "fruit_gone": [round(100 * (k + 1) / phases.parts) for k in range(phases.parts)],
         "series": series,
         "cpu_per_game": [seconds / phases.games for seconds in phases.cpu],
+        "a_time": phases.a_time,
         "games": phases.games,
         "skipped": phases.skipped,
     }

@@ -359,11 +359,16 @@ def shown_agents(agents: dict) -> dict:
     return {side: printable(name) for side, name in agents.items()}
 
 
-def time_measured(record: dict, side: str) -> str:
-    """What a side's recorded seconds are: `CPU`, or `wall time` for a person in `play`
-    (its record's "clock" says "wall")."""
+def is_wall_clock(record: dict, side: str) -> bool:
+    """Whether a side's recorded seconds are a person's thinking time (its record's "clock"
+    says "wall", as `play --out` and the page's saved games do), not CPU."""
     kinds = record.get("clock")
-    return "wall time" if isinstance(kinds, dict) and kinds.get(side) == "wall" else "CPU"
+    return isinstance(kinds, dict) and kinds.get(side) == "wall"
+
+
+def time_measured(record: dict, side: str) -> str:
+    """What a side's recorded seconds are: `CPU`, or `wall time` for a person."""
+    return "wall time" if is_wall_clock(record, side) else "CPU"
 
 
 def starting_clocks(record: dict) -> dict:

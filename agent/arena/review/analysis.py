@@ -33,9 +33,12 @@ SOLVER_TABLE_BITS = 22  # 64 MiB: room for the nodes of a solve within its budge
 # reaches; below them all it is "good", and "best" when it gives nothing away.
 LABEL_FLOORS = (("blunder", 30), ("mistake", 10), ("inaccuracy", 3))
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
+EXACT_MARK = "*"  # follows a move's values when its searches reached the end of the game (CLI and page)
 _FLOORS_TEXT = [f"{'an' if name[0] in 'aeiou' else 'a'} {name} from {floor}" for name, floor in LABEL_FLOORS[::-1]]
+# Every label defined, for the help, the README and the page's legend alike.
 THRESHOLDS_TEXT = (
-    f"a move is {_FLOORS_TEXT[0]} points given away, {', '.join(_FLOORS_TEXT[1:])}; "
+    f"a move is best when it gives nothing away, good when it gives away fewer than {LABEL_FLOORS[-1][1]} points, "
+    f"{_FLOORS_TEXT[0]} points given away, {', '.join(_FLOORS_TEXT[1:])}; "
     "accuracy is a side's points as a share of its points plus the points it gave away"
 )
 

@@ -1,6 +1,7 @@
 """Where a match's margin was made: agent A's margin (A's points minus B's) once each
 equal part of the fruit is gone, averaged over games with a bootstrap interval and split
-by who moved first, and the CPU A spent in each part.
+by who moved first, and the CPU A spent in each part (a person's thinking time, in a game
+played by one).
 
 The margin is read after whole rounds only (when both have moved equally often): read
 after any move it would swing by the last move's points with who made it.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agent.arena.records.reading import shown_agents
+from agent.arena.records.reading import is_wall_clock, shown_agents
 from agent.arena.review.audit import game_positions
 from agent.cli_support import plural
 from agent.rules import fruit_count
@@ -27,6 +28,7 @@ class Phases:
     margins: dict = field(default_factory=lambda: {"A": [], "B": []})  # by first mover: per game, per part
     cpu: list = field(init=False)  # A's CPU seconds per part, summed over games
     skipped: int = 0  # games ended by a fault (time, invalid move)
+    a_time: str = "CPU"  # what A's seconds are: "CPU", or "thinking" for a person
 
     def __post_init__(self):
         self.cpu = [0.0] * self.parts
@@ -64,7 +66,7 @@ def match_phases(records: list, parts: int = 10) -> Phases:
     if not records:
         raise ValueError("no games")
     agents = records[0]["agents"]
-    phases = Phases(parts, dict(agents))
+    phases = Phases(parts, dict(agents), a_time="thinking" if is_wall_clock(records[0], "A") else "CPU")
     for record in records:
         if record["agents"] != agents:
             raise ValueError(f"game {record['game']} is between other agents than game {records[0]['game']}")
@@ -102,7 +104,7 @@ def bootstrap_intervals(games, resamples: int = BOOTSTRAP_RESAMPLES, seed: int =
 
 def phases_table(phases: Phases, width: int = 80) -> str:
     """The phases as text in `width` columns: a row for each part of the fruit, A's mean
-    margin with its 95% interval for the games it moved first and second, and its CPU."""
+    margin with its 95% interval for the games it moved first and second, and its seconds."""
     from agent.arena.terminal.tables import new_table, render
 
     parts, agents = phases.parts, shown_agents(phases.agents)
@@ -113,15 +115,15 @@ def phases_table(phases: Phases, width: int = 80) -> str:
             columns.append(f"A {label}, {plural(len(games), 'game')}")
             cells.append(_means_with_intervals(games))
     if phases.games:
-        columns.append(f"{agents['A']} CPU s a game")
+        columns.append(f"{agents['A']} {phases.a_time} s a game")
         cells.append([f"{seconds / phases.games:.2f}" for seconds in phases.cpu])
     table = new_table(*columns, right_aligned=columns)
     for row in zip(*cells):
         table.add_row(*row)
     lines = [
         render(
-            f"Margin of A {agents['A']} over B {agents['B']} (A's points minus B's) after "
-            f"whole rounds, once each part of the fruit is gone: the mean over games, "
+            f"A ({agents['A']}) minus B ({agents['B']}) in points after whole rounds, once "
+            f"each part of the fruit is gone: the mean over games, "
             f"[95% interval] by bootstrap over games.",
             width,
         ),

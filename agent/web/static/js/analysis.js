@@ -6,19 +6,12 @@
 
 import { api } from "./api.js";
 import { groupCells, parseCellName } from "./board.js";
+import { plural, signed } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 300;
 // Signs as chess annotates moves, for the labels worth a mark.
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-
-function plural(count, word, words = `${word}s`) {
-  return `${count} ${count === 1 ? word : words}`;
-}
-
-function signed(value) {
-  return value > 0 ? `+${value}` : `${value}`;
-}
 
 function cell(tag, text, className = "") {
   const element = document.createElement(tag);
@@ -37,7 +30,9 @@ export class AnalysisPanel {
     this.game = null;       // the replayed game (rows, moves, agents)
     this.result = null;     // the analysis shown
     this.polling = null;
+    this.exactMark = options.analysis.exact_mark;
     $("analysis-thresholds").textContent = `The labels: ${options.analysis.thresholds}.`;
+    $("analysis-exact").textContent = this.exactMark;
     $("analyse").addEventListener("click", () => this.start());
     $("analysis-cancel").addEventListener("click", () => this.cancel());
   }
@@ -145,8 +140,9 @@ export class AnalysisPanel {
     $("analysis-cancel").hidden = true;
     $("analysis-progress-label").hidden = true;
     const exact = result.moves.filter((move) => move.exact).length;
-    const judged = exact === result.moves.length ? "every move judged exactly (marked =)"
-      : `${plural(exact, "move")} of ${result.moves.length} judged exactly (marked =), the rest by the search's estimate`;
+    const marked = `(marked ${this.exactMark})`;
+    const judged = exact === result.moves.length ? `every move judged exactly ${marked}`
+      : `${plural(exact, "move")} of ${result.moves.length} judged exactly ${marked}, the rest by the search's estimate`;
     this.say(`Every position searched with ${result.nodes.toLocaleString("en")} nodes; ${judged}.`);
     this.showSides(result);
     const list = $("analysis-moves");
@@ -183,7 +179,7 @@ export class AnalysisPanel {
     button.type = "button";
     button.dataset.number = move.number;
     button.dataset.label = move.label;
-    const exact = move.exact ? "=" : "";
+    const exact = move.exact ? this.exactMark : "";
     const verdict = move.points_lost
       ? `gave ${move.points_lost} away, best ${move.best_move} ${signed(move.best_value)}${exact}`
       : `best, ${signed(move.best_value)}${exact}`;

@@ -1,7 +1,8 @@
 // A Fruit Rage board drawn in SVG: one <g class="fruit fruit-D"> per fruit, placed by its
 // cell in a viewBox of one unit per cell, with the column letters along the top and the
 // row numbers down the left (the names moves have). Interactive boards light the group
-// under the pointer or the keyboard cursor and report the group picked.
+// under the pointer or the keyboard cursor and report the group picked. A finger has no
+// pointer to hover: its first tap on a group lights it, and a second tap on it picks it.
 
 const SVG = "http://www.w3.org/2000/svg";
 const EMPTY = "*";
@@ -63,8 +64,9 @@ export function falls(rows, taken) {
 }
 
 export class BoardView {
-  // onPick(group) when a group is clicked or chosen with Enter; onLight(group or null)
-  // when the lit group changes. Without onPick the board only shows.
+  // onPick(group) when a group is clicked or chosen with Enter; onLight(group or null,
+  // tapped) when the lit group changes, `tapped` when a tap lit it. Without onPick the
+  // board only shows.
   constructor(container, { label, onPick = null, onLight = () => {} } = {}) {
     this.container = container;
     this.onPick = onPick;
@@ -74,6 +76,8 @@ export class BoardView {
     this.enabled = false;
     this.cursor = null;
     this.pointer = null;   // the cell under the pointer, whose group stays lit as the board changes
+    this.tapped = null;    // the group a tap lit: a second tap on it picks it
+    this.pointerType = "";  // of the last press: "touch" previews before it picks
     this.svg = svgElement("svg", { "aria-label": label, role: onPick ? "application" : "img" });
     this.background = svgElement("g", {}, this.svg);
     this.layer = svgElement("g", {}, this.svg);
@@ -133,6 +137,7 @@ export class BoardView {
 
   setGroups(groups) {
     this.groupOf = new Map();
+    this.tapped = null;   // a new position: a tap chose in the old one
     for (const group of groups) {
       for (const [row, col] of group.cells) this.groupOf.set(`${row},${col}`, group);
     }
@@ -147,9 +152,10 @@ export class BoardView {
     for (const [row, col] of cells) this.fruitAt(row, col)?.classList.add(className);
   }
 
-  light(group) {
+  light(group, tapped = false) {
+    this.tapped = tapped ? group : null;
     this.mark(group ? group.cells : [], "lit");
-    this.onLight(group);
+    this.onLight(group, tapped);
   }
 
   // Allow or stop picking (while the agent thinks, or once the game is over).
@@ -167,18 +173,29 @@ export class BoardView {
       const fruit = event.target.closest?.(".fruit");
       return fruit ? [Number(fruit.dataset.row), Number(fruit.dataset.col)] : null;
     };
+    // a finger's moves and its lifting are no hover: they leave a tap's choice lit
+    this.svg.addEventListener("pointerdown", (event) => { this.pointerType = event.pointerType; });
     this.svg.addEventListener("pointermove", (event) => {
+      if (event.pointerType === "touch") return;
       this.pointer = cellOf(event);
       if (this.enabled) this.light(this.pointer ? this.groupAt(...this.pointer) : null);
     });
-    this.svg.addEventListener("pointerleave", () => {
+    this.svg.addEventListener("pointerleave", (event) => {
+      if (event.pointerType === "touch") return;
       this.pointer = null;
       if (this.enabled) this.light(null);
     });
     this.svg.addEventListener("click", (event) => {
       const cell = cellOf(event);
       const group = cell && this.groupAt(...cell);
-      if (this.enabled && group) this.onPick(group);
+      if (!this.enabled) return;
+      if (this.pointerType !== "touch") {
+        if (group) this.onPick(group);
+      } else if (group && group === this.tapped) {
+        this.onPick(group);
+      } else {
+        this.light(group, Boolean(group));
+      }
     });
     // the cursor shows for the keyboard only: a click focuses the board too
     this.svg.addEventListener("focus", () => this.svg.matches(":focus-visible") && this.moveCursor(0, 0));

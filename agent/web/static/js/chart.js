@@ -1,11 +1,29 @@
 // Line charts in SVG: numeric x and y axes, a dashed zero line, one polyline and one
-// circle per point for each series.
+// circle per point for each series. A chart narrower than WIDTH on the screen is laid out
+// at its own width, so that its text keeps the size the style sheet gives it; it is drawn
+// again when its width changes.
 
 import { svgElement } from "./board.js";
 
 const WIDTH = 560;
+const MIN_WIDTH = 280;
 const HEIGHT = 300;
 const MARGIN = { left: 52, right: 16, top: 16, bottom: 44 };
+const DIGIT_WIDTH = 7.5;   // an axis label's characters are at most this wide, at the style sheet's 12px
+const INSET = 10;   // between the axes and the nearest point: no point sits on an axis or under a label
+
+const drawn = new WeakMap();   // svg -> its latest series and options, drawn again on a resize
+const resized = new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    const last = drawn.get(target);
+    if (last && chartWidth(target) !== last.width) drawLineChart(target, last.series, last.options);
+  }
+});
+
+function chartWidth(svg) {
+  const shown = svg.getBoundingClientRect().width;
+  return shown ? Math.floor(Math.min(WIDTH, Math.max(MIN_WIDTH, shown))) : WIDTH;   // never drawn smaller than laid out
+}
 
 // Round tick values covering [low, high], about `count` of them.
 export function ticks(low, high, count = 6) {
@@ -23,7 +41,10 @@ export function ticks(low, high, count = 6) {
 // onPoint(seriesIndex, pointIndex) when a point is clicked, marks ([{index, label, text,
 // title}]: a sign above the first series' point `index`) and onMark(index) when one is clicked.
 export function drawLineChart(svg, series, options = {}) {
-  svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
+  const width = chartWidth(svg);
+  drawn.set(svg, { series, options, width });
+  resized.observe(svg);
+  svg.setAttribute("viewBox", `0 0 ${width} ${HEIGHT}`);
   svg.replaceChildren();
   // the legend takes a line each above the plot, where it hides no point
   const top = MARGIN.top + (options.legend ? 18 * series.length : 0);
@@ -32,31 +53,43 @@ export function drawLineChart(svg, series, options = {}) {
   const [xLow, xHigh] = options.xRange || [Math.min(...xs), Math.max(...xs)];
   const yTicks = ticks(Math.min(...ys), Math.max(...ys));
   const [yLow, yHigh] = [Math.min(...ys, ...yTicks), Math.max(...ys, ...yTicks)];
-  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
-  const plotHeight = HEIGHT - top - MARGIN.bottom;
-  const x = (v) => MARGIN.left + (xHigh === xLow ? plotWidth / 2 : (v - xLow) / (xHigh - xLow) * plotWidth);
+  const plotWidth = width - MARGIN.left - MARGIN.right - INSET;
+  const plotHeight = HEIGHT - top - MARGIN.bottom - INSET;
+  const left = MARGIN.left + INSET;
+  const x = (v) => left + (xHigh === xLow ? plotWidth / 2 : (v - xLow) / (xHigh - xLow) * plotWidth);
   const y = (v) => top + (yHigh === yLow ? plotHeight / 2 : (yHigh - v) / (yHigh - yLow) * plotHeight);
 
   const axes = svgElement("g", { class: "axis" }, svg);
   svgElement("line", { x1: MARGIN.left, y1: top, x2: MARGIN.left, y2: HEIGHT - MARGIN.bottom }, axes);
-  svgElement("line", { x1: MARGIN.left, y1: HEIGHT - MARGIN.bottom, x2: WIDTH - MARGIN.right, y2: HEIGHT - MARGIN.bottom }, axes);
+  svgElement("line", { x1: MARGIN.left, y1: HEIGHT - MARGIN.bottom, x2: width - MARGIN.right, y2: HEIGHT - MARGIN.bottom }, axes);
   for (const value of yTicks) {
     svgElement("line", { x1: MARGIN.left - 4, y1: y(value), x2: MARGIN.left, y2: y(value) }, axes);
     const label = svgElement("text", { x: MARGIN.left - 7, y: y(value) + 4, "text-anchor": "end" }, axes);
     label.textContent = value > 0 ? `+${value}` : `${value}`;
   }
-  for (const value of options.xTicks || ticks(xLow, xHigh, 8)) {
+  const xTicks = options.xTicks || ticks(xLow, xHigh, 8);
+  const xText = (value) => `${value}${options.xUnit || ""}`;
+  // on a narrow chart every tick keeps its line, and only every `labelEvery`-th its label
+  const labelRoom = DIGIT_WIDTH * Math.max(...xTicks.map((value) => xText(value).length)) + 4;
+  const tickRoom = xTicks.length > 1 ? (x(xTicks[xTicks.length - 1]) - x(xTicks[0])) / (xTicks.length - 1) : width;
+  const labelEvery = Math.max(1, Math.ceil(labelRoom / tickRoom));
+  xTicks.forEach((value, k) => {
     svgElement("line", { x1: x(value), y1: HEIGHT - MARGIN.bottom, x2: x(value), y2: HEIGHT - MARGIN.bottom + 4 }, axes);
-    const label = svgElement("text", { x: x(value), y: HEIGHT - MARGIN.bottom + 16, "text-anchor": "middle" }, axes);
-    label.textContent = `${value}${options.xUnit || ""}`;
-  }
-  svgElement("text", { class: "chart-label", x: MARGIN.left + plotWidth / 2, y: HEIGHT - 8, "text-anchor": "middle" }, svg)
+    if ((xTicks.length - 1 - k) % labelEvery) return;   // the last tick keeps its label
+    // a label that would cross the chart's right edge ends at it
+    const room = x(value) + labelRoom / 2 <= width;
+    const label = svgElement("text", {
+      x: room ? x(value) : width - 2, y: HEIGHT - MARGIN.bottom + 16, "text-anchor": room ? "middle" : "end",
+    }, axes);
+    label.textContent = xText(value);
+  });
+  svgElement("text", { class: "chart-label", x: left + plotWidth / 2, y: HEIGHT - 8, "text-anchor": "middle" }, svg)
     .textContent = options.xLabel || "";
   svgElement("text", {
     class: "chart-label", x: 12, y: top + plotHeight / 2, "text-anchor": "middle",
     transform: `rotate(-90 12 ${top + plotHeight / 2})`,
   }, svg).textContent = options.yLabel || "";
-  svgElement("line", { class: "zero-line", x1: MARGIN.left, y1: y(0), x2: WIDTH - MARGIN.right, y2: y(0) }, svg);
+  svgElement("line", { class: "zero-line", x1: MARGIN.left, y1: y(0), x2: width - MARGIN.right, y2: y(0) }, svg);
 
   series.forEach((s, seriesIndex) => {
     const group = svgElement("g", { "data-series": s.name }, svg);

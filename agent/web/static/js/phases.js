@@ -1,8 +1,10 @@
 // The Phases view: where the margin of a file's games was made, as `fruit-rage phases`
 // prints it: A's mean margin once each tenth of the fruit is gone, for the games A moved
-// first and those it moved second, and A's CPU in each part.
+// first and those it moved second, and the seconds A spent in each part (CPU, or a
+// person's thinking).
 
 import { drawLineChart } from "./chart.js";
+import { plural } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,7 +22,7 @@ function row(tag, label, values) {
 
 export function showPhases(file) {
   const phases = file.phases;
-  $("phases-source").textContent = `${file.label}: ${file.games.length} game(s).`;
+  $("phases-source").textContent = `${file.label}: ${plural(file.games.length, "game")}.`;
   if (phases.problem) {
     $("phases-source").textContent += ` No phases: ${phases.problem}.`;
     $("phases-figure").hidden = true;
@@ -28,10 +30,10 @@ export function showPhases(file) {
     return;
   }
   const { A, B } = phases.agents;
-  $("phases-caption").textContent = `Margin of A ${A} over B ${B} (A's points minus B's), mean over games, `
+  $("phases-caption").textContent = `A (${A}) minus B (${B}) in points, the mean over games, `
     + "once each part of the fruit is gone";
   const series = phases.series.map((s) => ({
-    name: `${s.label} (${s.games} game${s.games === 1 ? "" : "s"})`,
+    name: `${s.label} (${plural(s.games, "game")})`,
     className: s.first === "A" ? "series-a" : "series-b",
     points: s.margins.map((margin, k) => [phases.fruit_gone[k], Math.round(margin * 10) / 10]),
   }));
@@ -44,12 +46,12 @@ export function showPhases(file) {
   head.append(row("th", "fruit gone", phases.fruit_gone.map((p) => `${p}%`)));
   const body = document.createElement("tbody");
   for (const s of phases.series) {
-    body.append(row("td", `${s.label} (${s.games})`, s.margins.map((m) => (m > 0 ? "+" : "") + m.toFixed(1))));
+    body.append(row("td", `${s.label} (${plural(s.games, "game")})`, s.margins.map((m) => (m > 0 ? "+" : "") + m.toFixed(1))));
   }
-  body.append(row("td", `${A} CPU s a game`, phases.cpu_per_game.map((c) => c.toFixed(2))));
+  body.append(row("td", `${A} ${phases.a_time} s a game`, phases.cpu_per_game.map((c) => c.toFixed(2))));
   table.replaceChildren(head, body);
   if (phases.skipped) {
-    const note = cell("caption", `left out: ${phases.skipped} game(s) ended by a fault`);
+    const note = cell("caption", `left out: ${plural(phases.skipped, "game")} ended by a fault`);
     table.prepend(note);
   }
   $("phases-figure").hidden = false;

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { BoardView } from "./board.js";
+import { plural, signed } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const AGENT_SHOW_MS = 400;   // the agent's group stays lit this long before it goes
@@ -14,6 +15,13 @@ const PLAYER_TITLES = {
   greedy: "greedy: always the biggest group (fair)",
   random: "random moves (easy)",
 };
+// How to move, as the device allows: a finger cannot point without tapping.
+const HOW_TO_MOVE = {
+  pointer: "Point at a fruit to see its group, or focus the board (Tab) and move with the arrow keys; "
+    + "a click or Enter takes the group.",
+  touch: "Tap a fruit to see its group and its points; tap it again to take it, or another to choose again.",
+};
+const TOUCH_SCREEN = window.matchMedia("(pointer: coarse)");
 // The intro's example: taking the three 1s scores 9 points.
 const EXAMPLE = { rows: ["201", "211", "002"], group: [[0, 2], [1, 1], [1, 2]] };
 
@@ -22,14 +30,6 @@ export function formatClock(seconds) {
   if (s < 60) return `${s.toFixed(1)} s`;
   const minutes = Math.floor(s / 60);
   return `${minutes}:${(s - 60 * minutes).toFixed(1).padStart(4, "0")}`;
-}
-
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
-
-function signed(value) {
-  return value > 0 ? `+${value}` : `${value}`;
 }
 
 function showExample() {
@@ -69,12 +69,18 @@ export function startPlay(options, onAnalyse) {
   const board = new BoardView($("play-board"), {
     label: "Game board: arrow keys move, Enter takes the group",
     onPick: (group) => humanMove(group),
-    onLight: (group) => {
+    onLight: (group, tapped) => {
       $("hover-info").textContent = group
         ? `${group.move}: ${group.cells.length} fruit, ${plural(group.points, "point")}`
+          + `${tapped ? ". Tap it again to take it." : ""}`
         : "";
     },
   });
+  const showHowToMove = () => {
+    $("how-to-move").textContent = TOUCH_SCREEN.matches ? HOW_TO_MOVE.touch : HOW_TO_MOVE.pointer;
+  };
+  showHowToMove();
+  TOUCH_SCREEN.addEventListener("change", showHowToMove);
 
   function agentLabel() {
     return game ? `Agent (${game.opponent})` : "Agent";
@@ -125,7 +131,7 @@ export function startPlay(options, onAnalyse) {
       : "";
     $("how-to-move").hidden = game.over;
     $("hint").hidden = game.over;
-    if (hint && hint.position !== game.moves.length) showHint(null);
+    if (hint && (game.over || hint.position !== game.moves.length)) showHint(null);   // a hint is its position's
     if (game.over) {
       $("turn").textContent = lastText + "Game over.";
       const outcome = game.winner === null ? "Draw" : game.winner === "you" ? "You win" : `${agentLabel()} wins`;

@@ -6,22 +6,14 @@ import { AnalysisPanel } from "./analysis.js";
 import { api } from "./api.js";
 import { BoardView, reducedMotion } from "./board.js";
 import { drawLineChart } from "./chart.js";
+import { plural } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const PLAY_STEP_MS = 700;
 
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
-
-function signed(value) {
-  return value > 0 ? `+${value}` : `${value}`;
-}
-
+// Short enough for a phone's width: the label above it says "Game".
 export function gameTitle(game) {
-  const winner = game.winner ? `${game.winner} wins` : "draw";
-  return `Game ${game.game}: A ${game.agents.A} vs B ${game.agents.B}, ${game.first} first, `
-    + `${game.scores.A}–${game.scores.B}, ${winner}`;
+  return `${game.game}: A ${game.agents.A} ${game.scores.A} – B ${game.agents.B} ${game.scores.B}, ${game.first} first`;
 }
 
 // onRecords(file) when a file of records is opened (the Phases view shows it too).
