@@ -13,8 +13,10 @@ import pytest
 from fruit_helpers import fruit_rage, mid_game
 
 from agent import rules
+from agent.commands import cli
 from agent.gamefile import parse_input, parse_output
 from agent.move import launch
+from agent.move.deepening import EVALUATION_KINDS
 
 SAMPLES = Path(paths.SAMPLES)
 SAMPLE_DIRS = sorted(p for p in SAMPLES.iterdir() if p.is_dir())
@@ -156,6 +158,14 @@ def test_bad_input_fails_cleanly_and_writes_nothing(tmp_path, content, fragment)
     assert fragment in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "output.txt").exists()
     assert sorted(os.listdir(tmp_path)) == (["input.txt"] if content is not None else [])
+
+
+def test_the_bare_call_with_no_input_txt_points_to_the_commands(tmp_path):
+    done = fruit_rage(cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == "fruit-rage: input.txt: no such file (fruit-rage --help for the commands)\n"
+    moved = fruit_rage("move", cwd=tmp_path)  # one who names a subcommand knows the commands
+    assert moved.stderr == "fruit-rage move: input.txt: no such file\n"
 
 
 def test_perft_command_prints_counts(tmp_path):
@@ -558,3 +568,13 @@ def test_a_fifo_as_the_input_is_refused_not_waited_on(tmp_path):
     )
     assert (done.returncode, done.stderr) == (2, "fruit-rage move: f: a FIFO, not a regular file\n")
     assert sorted(os.listdir(tmp_path)) == ["f"]
+
+
+def test_the_help_names_its_values_and_every_evaluation_without_pointing_into_the_repository(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = cli.build_parser().format_help()
+    assert "BARE_" not in shown and "docs/" not in shown, shown
+    assert "--depth DEPTH" in shown and "--evaluation NAME" in shown
+    evaluation = shown[shown.index("  --evaluation NAME") : shown.index("\nsubcommands:")]
+    words = evaluation.replace(",", " ").split()
+    assert set(EVALUATION_KINDS) <= set(words), evaluation
