@@ -1,11 +1,14 @@
 """The fruit-rage command end to end, in temporary folders, as separate processes."""
 
+import argparse
 import os
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
+import types
 from pathlib import Path
 
 import paths
@@ -14,6 +17,7 @@ from fruit_helpers import fruit_rage, mid_game
 
 from agent import rules
 from agent.commands import cli
+from agent.commands import perft as perft_command
 from agent.gamefile import parse_input, parse_output
 from agent.move import launch
 from agent.move.deepening import EVALUATION_KINDS
@@ -175,6 +179,31 @@ def test_perft_command_prints_counts(tmp_path):
     counts = [int(line.split()[1].replace(",", "")) for line in done.stdout.splitlines()[1:]]
     grid = ("***", "*10", "000")
     assert counts == [rules.perft(grid, d) for d in (1, 2, 3)]
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_perft_times_each_count_alone(tmp_path, monkeypatch, capsys, reference):
+    """A clock that moves 0.5 s between any two readings, and 1000 s while a thread
+    starts: each depth's seconds are one step of it, the count's own."""
+    (tmp_path / "p.txt").write_text("3\n2\n10\n***\n*10\n000\n")
+    now = [0.0]
+
+    def perf_counter():
+        now[0] += 0.5
+        return now[0]
+
+    starting = threading.Thread.start
+
+    def slow_start(thread):
+        now[0] += 1000.0
+        starting(thread)
+
+    monkeypatch.setattr(perft_command, "time", types.SimpleNamespace(perf_counter=perf_counter))
+    monkeypatch.setattr(threading.Thread, "start", slow_start)
+    args = argparse.Namespace(file=str(tmp_path / "p.txt"), depth=2, reference=reference)
+    assert perft_command.run(args) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [(row[0], row[2]) for row in rows] == [("1", "0.500"), ("2", "0.500")], rows
 
 
 def test_perft_stops_where_every_game_has_ended(tmp_path):
