@@ -194,3 +194,17 @@ def test_replay_at_a_terminal_steps_back(terminal, tmp_path):
     shown, code = session.finish()
     moves = [line.split(":")[0] for line in plain(shown).split("\n") if line.startswith("Move ")]
     assert code == 0 and moves == ["Move 1", "Move 2", "Move 1"]
+
+
+def test_play_wraps_a_refused_move_s_message_to_the_screen_s_width(terminal):
+    session = terminal("play", "--size", 3, "--types", 2, "--seed", 1, "--agent", "greedy")
+    session.read_until("Your move")
+    session.type("hello there\n")
+    screen = plain(last_screen(session.read_until("Your move")))
+    session.type("q\n")
+    _, code = session.finish()
+    lines = screen.split("\n")
+    assert code == 0 and len(lines) <= ROWS and all(len(line) <= COLUMNS for line in lines), screen
+    told = " ".join(line.strip() for line in lines)
+    expected = "not a cell name: 'HELLO THERE' (expected a column letter and a row number, like G8); try again."
+    assert expected in told, screen
