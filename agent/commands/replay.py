@@ -20,9 +20,9 @@ QUIT_WORDS = ("q", "quit", "exit")
 BACK_WORDS = ("b", "back")
 # Lines beside the board in a step: the move and the scores after it, the prompt.
 LINES_AROUND_BOARD = 4
-LEGEND = f"Digits are fruit, {EMPTY_SHOWN} a hole; "
-LEGEND_PLAIN = LEGEND + f"{HIGHLIGHT_PLAIN} marks the group the move under a board takes.\n"
-LEGEND_COLOUR = LEGEND + "the group the move under a board takes is reversed and underlined.\n"
+LEGEND = f"Digits are fruit, {EMPTY_SHOWN} a hole; the next move's group is "
+LEGEND_PLAIN = LEGEND + f"marked {HIGHLIGHT_PLAIN}.\n"
+LEGEND_COLOUR = LEGEND + "reversed and underlined.\n"
 
 
 def run(args) -> int:

@@ -505,7 +505,7 @@ def test_replay_says_once_what_its_marks_are_and_shows_holes_as_the_readme_does(
     stdout = io.StringIO()
     replay(record, 0, io.StringIO(), stdout)
     shown = stdout.getvalue()
-    assert shown.count("Digits are fruit, * a hole; # marks the group the move under a board takes.\n") == 1
+    assert shown.count("Digits are fruit, * a hole; the next move's group is marked #.\n") == 1
     rows = [line[4:] for line in shown.splitlines() if re.fullmatch(r" {0,2}\d+ .*", line)]
     assert rows and all(set(row) <= set("0123456789*# ") for row in rows), rows
     assert any("*" in row for row in rows)  # the holes the moves leave

@@ -208,3 +208,13 @@ def test_play_wraps_a_refused_move_s_message_to_the_screen_s_width(terminal):
     told = " ".join(line.strip() for line in lines)
     expected = "not a cell name: 'HELLO THERE' (expected a column letter and a row number, like G8); try again."
     assert expected in told, screen
+
+
+def test_replay_at_a_terminal_opens_with_its_legend_in_one_line(terminal, tmp_path):
+    out = tmp_path / "results.jsonl"
+    made = fruit_rage("match", "greedy", "random", "--games", 1, "--size", 4, "--types", 3, "--seed", 4, "--out", out)
+    assert made.returncode == 0, made.stderr
+    shown, code = terminal("replay", out, "--delay", 0).finish()
+    lines = plain(shown).split("\n")
+    legend = "Digits are fruit, * a hole; the next move's group is reversed and underlined."
+    assert code == 0 and lines.count(legend) == 1 and all(len(line) <= COLUMNS for line in lines), plain(shown)
