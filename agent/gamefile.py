@@ -14,6 +14,9 @@ class InputError(ValueError):
     """A malformed input file; the message names the line and the problem."""
 
 
+NO_SUCH_FILE = "no such file"
+
+
 class GameInput:
     """A parsed input.txt. (A plain class: dataclasses would cost the per-move process
     the import of inspect.)"""
@@ -143,7 +146,7 @@ def read_input(path: str) -> GameInput:
         with open(path, "rb") as handle:
             data = handle.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
-        raise InputError("no such file") from None  # callers name the path
+        raise InputError(NO_SUCH_FILE) from None  # callers name the path
     except OSError as error:
         raise InputError(f"cannot read it: {error.strerror}") from None
     if len(data) > MAX_INPUT_BYTES:

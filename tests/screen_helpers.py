@@ -19,13 +19,13 @@ def plain(text: str) -> str:
 def read_board(text: str, size: int) -> tuple:
     """The grid a drawing of a board shows, rows top first ('*' for a hole; a marked fruit
     drawn without colour reads '#'). Fails unless every row shows once, every cell of it."""
-    cells = rf"[0-9.#](?: [0-9.#]){{{size - 1}}}|[0-9.#]{{{size}}}"
+    cells = rf"[0-9*#](?: [0-9*#]){{{size - 1}}}|[0-9*#]{{{size}}}"
     band = re.compile(rf"(?<!\S)(\d+) ({cells})(?!\S)")
     rows = {}
     for line in plain(text).split("\n"):
         for label, shown in band.findall(line):
             assert int(label) not in rows, f"row {label} shown twice"
-            rows[int(label)] = shown.replace(" ", "").replace(".", "*")
+            rows[int(label)] = shown.replace(" ", "")
     assert sorted(rows) == list(range(1, size + 1)), f"rows shown: {sorted(rows)}"
     return tuple(rows[number] for number in range(1, size + 1))
 

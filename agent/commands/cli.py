@@ -73,6 +73,7 @@ def add_move_arguments(p, prefix: str = "") -> None:
     p.add_argument(
         "--depth",
         dest=prefix + "depth",
+        metavar="DEPTH",
         type=number(int, 1, 676),
         default=None,
         help="search exactly this deep, 1..676, whatever the clock says (for "
@@ -81,11 +82,12 @@ def add_move_arguments(p, prefix: str = "") -> None:
     p.add_argument(
         "--evaluation",
         dest=prefix + "evaluation",
+        metavar="NAME",
         choices=tuple(EVALUATION_KINDS),
         default=None,
-        help="judge the positions at the search's horizon with this evaluation instead of "
-        "the agent's own (largest-exchange from 12x12 up, greedy-pair below): the "
-        "candidates of docs/strength.md, for matches that measure them",
+        help="judge the positions at the search's horizon with the evaluation NAME instead "
+        "of the agent's own (largest-exchange from 12x12 up, greedy-pair below), for "
+        f"matches that measure it; NAME is one of {', '.join(EVALUATION_KINDS)}",
     )
     p.set_defaults(handler="agent.move.command")
 
@@ -476,12 +478,28 @@ def build_parser(argv=None):
     """The whole command line; given `argv`, the subcommands it does not name are only
     listed, their options not loaded."""
     import argparse  # not at the top: the competition call never parses arguments
+    import textwrap
 
     from agent import __version__
+
+    class Formatter(argparse.HelpFormatter):
+        """Help wrapped between words only, so that a name such as greedy-pair stays whole."""
+
+        def _split_lines(self, text, width):
+            return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+        def _fill_text(self, text, width, indent):
+            return textwrap.fill(
+                " ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False
+            )
 
     class Parser(argparse.ArgumentParser):
         """Errors as every other message of the command: `fruit-rage SUBCOMMAND: message`,
         after the usage, exit code 2."""
+
+        def __init__(self, *args, **kwargs):
+            kwargs.setdefault("formatter_class", Formatter)
+            super().__init__(*args, **kwargs)
 
         def error(self, message):
             self.print_usage(sys.stderr)

@@ -19,16 +19,14 @@ def run(args) -> int:
         print(f"fruit-rage perft: {args.file}: {error}", file=sys.stderr)
         return 2
     if args.reference:
-        count = lambda depth: perft(game.grid, depth)  # noqa: E731
+        count = _timed(lambda depth: perft(game.grid, depth))
     else:
         from agent._core import Board
 
-        count = _interruptible(Board(game.grid).perft)
+        count = _interruptible(_timed(Board(game.grid).perft))
     print(f"{'depth':>5} {'leaves':>16} {'seconds':>9} {'leaves/s':>12}", flush=True)
     for depth in range(1, args.depth + 1):
-        start = time.perf_counter()
-        leaves = count(depth)
-        elapsed = time.perf_counter() - start
+        leaves, elapsed = count(depth)
         rate = leaves / elapsed if elapsed > 0 else float("inf")
         print(f"{depth:>5} {leaves:>16,} {elapsed:>9.3f} {rate:>12,.0f}", flush=True)
         if leaves == 0 and depth < args.depth:
@@ -41,6 +39,18 @@ def run(args) -> int:
             print(f"(every game from here ends within {plural(depth - 1, 'move')}: {deeper} 0 too)")
             break
     return 0
+
+
+def _timed(count):
+    """`count` that also returns the seconds the count alone took: not the start of the
+    thread it may run in, which would be most of depth 1's time."""
+
+    def timed(depth):
+        start = time.perf_counter()
+        leaves = count(depth)
+        return leaves, time.perf_counter() - start
+
+    return timed
 
 
 def _interruptible(count):
@@ -61,9 +71,9 @@ def _interruptible(count):
         worker = threading.Thread(target=work, daemon=True)  # daemon: an interrupted count ends with us
         worker.start()
         worker.join()
-        leaves, error = outcome[0]
+        result, error = outcome[0]
         if error is not None:
             raise error
-        return leaves
+        return result
 
     return counted

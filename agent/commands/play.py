@@ -251,7 +251,8 @@ class HumanPlayer:
             if left > 0:
                 prompt = f"Your move ({clock_shown(left)} left): "
                 # at a terminal the whole screen, its clock and the prompt's read at once
-                screen.write(game.frame(grid, [game.status(left), message, prompt]) if screen.terminal else prompt)
+                footer = [game.status(left), *screen.wrapped(message), prompt]
+                screen.write(game.frame(grid, footer) if screen.terminal else prompt)
                 line = self.reader.readline(timeout=left)
             if line is None:
                 screen.write("\n")  # end the prompt's line

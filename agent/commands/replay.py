@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 
 from agent.arena.records.reading import describe_clocks, find_game, shown_agents, starting_clocks, time_measured
-from agent.arena.terminal.boards import LineReader, fitted_board, use_colour
+from agent.arena.terminal.boards import EMPTY_SHOWN, HIGHLIGHT_PLAIN, LineReader, fitted_board, use_colour
 from agent.cli_support import plural, printable
 from agent.rules import group_at, parse_move_name, remove_and_fall
 
@@ -20,6 +20,9 @@ QUIT_WORDS = ("q", "quit", "exit")
 BACK_WORDS = ("b", "back")
 # Lines beside the board in a step: the move and the scores after it, the prompt.
 LINES_AROUND_BOARD = 4
+LEGEND = f"Digits are fruit, {EMPTY_SHOWN} a hole; the next move's group is "
+LEGEND_PLAIN = LEGEND + f"marked {HIGHLIGHT_PLAIN}.\n"
+LEGEND_COLOUR = LEGEND + "reversed and underlined.\n"
 
 
 def run(args) -> int:
@@ -85,6 +88,7 @@ def replay(record: dict, delay, stdin, stdout) -> None:
         f"{describe_clocks(record['time'], record.get('time_b'))}; "
         f"{record['first']} moves first\n"
     )
+    stdout.write(LEGEND_COLOUR if colour else LEGEND_PLAIN)
     steps = game_steps(record)
     reader = LineReader(stdin)
     shown = 0

@@ -4,7 +4,7 @@ move read without argparse, whose imports would cost the move ~30 ms of its cloc
 import sys
 
 from agent.cli_support import interrupted
-from agent.gamefile import InputError, format_output, read_input, write_atomically
+from agent.gamefile import NO_SUCH_FILE, InputError, format_output, read_input, write_atomically
 from agent.oscalls import stat
 
 DEFAULT_INPUT, DEFAULT_OUTPUT, CALIBRATION_NAME = "input.txt", "output.txt", "calibration.txt"
@@ -111,7 +111,9 @@ def answer_files(input_path: str, output_path: str, choose, program: str = "frui
     try:
         game = read_input(input_path)
     except InputError as error:
-        print(f"{program}: {input_path}: {error}", file=sys.stderr)
+        # The bare call is what a newcomer types first, often in a folder with no input.txt.
+        hint = " (fruit-rage --help for the commands)" if program == "fruit-rage" and str(error) == NO_SUCH_FILE else ""
+        print(f"{program}: {input_path}: {error}{hint}", file=sys.stderr)
         return 2
     if same_file(output_path, input_path):  # a symbolic or hard link: the move would eat its input
         print(f"{program}: {output_path} is the input file {input_path}: it would be overwritten", file=sys.stderr)

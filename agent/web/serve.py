@@ -50,15 +50,10 @@ def run(args) -> int:
     """Serve until Ctrl-C (130); 2 with a message for a --records that is not a folder,
     without the web extra installed, or for an address that cannot be listened on."""
     if args.records is not None and not os.path.isdir(args.records):
-        print(f"fruit-rage serve: --records {args.records}: not a folder", file=sys.stderr)
+        problem = "not a folder" if os.path.exists(args.records) else "no such folder"
+        print(f"fruit-rage serve: --records {args.records}: {problem}", file=sys.stderr)
         return 2
     loopback = is_loopback(args.host)
-    if not loopback:
-        print(
-            f"fruit-rage serve: warning: listening on {args.host}: anyone who can reach this "
-            f"machine can use the page and make it think; there is no login",
-            file=sys.stderr,
-        )
     try:
         from agent.web import http_server
         from agent.web.app import create_app
@@ -76,6 +71,12 @@ def run(args) -> int:
         print(f"fruit-rage serve: {_cannot_listen(error, args.host, args.port)}", file=sys.stderr)
         return 2
     port = listener.getsockname()[1]
+    if not loopback:  # once listening: an address that cannot be bound exposes nothing
+        print(
+            f"fruit-rage serve: warning: listening on {args.host}: anyone who can reach this "
+            f"machine can use the page and make it think; there is no login",
+            file=sys.stderr,
+        )
     print(f"fruit-rage serve: the page is on http://{_bracketed(args.host)}:{port}/ (Ctrl-C stops it)", flush=True)
     app = create_app(
         records_dir=args.records, allowed_hosts=LOOPBACK_NAMES + [_bracketed(args.host)] if loopback else None

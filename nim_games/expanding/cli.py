@@ -195,13 +195,13 @@ def exp_nim_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _describe(state: dict, me: str, my_move: bool, out: TextIO) -> None:
+def describe(state: dict, me: str, my_move: bool, out: TextIO) -> None:
     if state.get("stones_removed"):
         reset = " and used a reset" if state.get("reset_used") else ""
         mover = "You" if my_move else "Your opponent"
         out.write(
             f"{mover} took {state['stones_removed']}{reset}; "
-            f"{state['stones_left']} stones left, next limit {state['current_max']}.\n"
+            f"{plural(state['stones_left'], 'stone')} left, next limit {state['current_max']}.\n"
         )
     if state.get("finished"):
         verdict = "You win" if state.get("winner") == me else "You lose"
@@ -212,14 +212,14 @@ def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
     """Play one whole game through `client`; returns the final state."""
     tracker = Tracker(client.order, client.init_stones, client.init_resets, client.init_max)
     out.write(
-        f"Game: {client.init_stones} stones, {plural(client.init_resets, 'reset')} each, "
+        f"Game: {plural(client.init_stones, 'stone')}, {plural(client.init_resets, 'reset')} each, "
         f"initial maximum {client.init_max}, {client.game_time:g} s each. "
         f"You move {'first' if client.order == 0 else 'second'}.\n"
     )
     if client.init_resets:
         out.write(
             f"A reset, used with a move, holds your opponent's next move to at most "
-            f"{client.init_max} stones; after it the limit is back where it was.\n"
+            f"{plural(client.init_max, 'stone')}; after it the limit is back where it was.\n"
         )
     state: dict = {"finished": False}
     my_turn = client.order == 0
@@ -239,7 +239,7 @@ def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
             out.flush()
             state = client.receive_move()
         tracker.update(state)
-        _describe(state, client.name, my_turn, out)
+        describe(state, client.name, my_turn, out)
         out.flush()
         if state.get("finished"):
             return state

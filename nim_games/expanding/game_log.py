@@ -40,7 +40,7 @@ class GameLog:
 
     def setup(self, config: GameConfig, names: tuple[str, str]) -> None:
         self.write(
-            f"Expanding Nim: {config.stones} stones, {plural(config.resets, 'reset')} each, "
+            f"Expanding Nim: {plural(config.stones, 'stone')}, {plural(config.resets, 'reset')} each, "
             f"initial maximum {config.init_max}, {config.time_budget:g} s per player",
             echo=True,
         )
@@ -52,7 +52,7 @@ class GameLog:
         reset = ", using a reset" if game.last_reset else ""
         self.write(
             f"{player.name} took {game.last_removed}{reset}; limit {game.current_max}; "
-            f"{game.stones_left} stones left (its time so far {player.time_taken:.3f} s)",
+            f"{plural(game.stones_left, 'stone')} left (its time so far {player.time_taken:.3f} s)",
             echo=True,
         )
 

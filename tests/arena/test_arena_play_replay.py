@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -231,7 +232,7 @@ def test_replay_with_stdin_closed_or_not_text_steps_on_or_stops(results, stdin_b
 
 def test_board_rendering():
     grid = ("*1", "01")
-    assert render_board(grid, {(0, 1), (1, 1)}) == "    A B\n  1 . #\n  2 0 #"
+    assert render_board(grid, {(0, 1), (1, 1)}) == "    A B\n  1 * #\n  2 0 #"
     coloured = render_board(grid, {(0, 1)}, colour=True)
     # 1: white on Tol's indigo, highlighted (swapped, underlined); 0: black on his rose
     assert "\x1b[1;38;5;231;48;5;54;7;4m1\x1b[0m" in coloured and "\x1b[1;38;5;16;48;5;168m0\x1b[0m" in coloured
@@ -497,3 +498,16 @@ def test_play_says_when_the_agent_lost_a_board_lost_for_it_from_the_start():
         "With best play from the start, the first mover wins this board by 100: "
         "the agent, moving second, could not have won it."
     )
+
+
+def test_replay_says_once_what_its_marks_are_and_shows_holes_as_the_readme_does(results):
+    record = json.loads(results.read_text().splitlines()[0])
+    stdout = io.StringIO()
+    replay(record, 0, io.StringIO(), stdout)
+    shown = stdout.getvalue()
+    assert shown.count("Digits are fruit, * a hole; the next move's group is marked #.\n") == 1
+    rows = [line[4:] for line in shown.splitlines() if re.fullmatch(r" {0,2}\d+ .*", line)]
+    assert rows and all(set(row) <= set("0123456789*# ") for row in rows), rows
+    assert any("*" in row for row in rows)  # the holes the moves leave
+    with open(os.path.join(PROJECT_ROOT, "README.md"), encoding="utf-8") as readme:
+        assert "`*` is a hole" in readme.read()

@@ -1,21 +1,24 @@
 """The sequential tests: Wald's bounds; the LLRs against fastchess's published values and
-against slow direct searches of the likelihoods; and the error rates, by simulating
-thousands of seeded matches with a known true difference (vectorized: one LLR array per
-block of pairs for all matches still running)."""
+against slow direct sums of the likelihoods; the margin LLR rising with the mean; and the
+error rates and lengths, by simulating thousands of seeded matches with a known true
+difference (vectorized: one LLR array per block of pairs for all matches still running)."""
 
 from __future__ import annotations
 
 import itertools
 import math
 from dataclasses import dataclass
+from statistics import NormalDist, stdev
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agent.arena.stats.margin import margin_llr
 from agent.arena.stats.pairs import Pair
 from agent.arena.stats.pentanomial import EMPTY_COUNT, PAIR_POINTS, elo_score, logistic_llr
-from agent.arena.stats.sprt import MIN_PAIRS, EloSprt, MarginSprt, SprtResult, llr_bounds
+from agent.arena.stats.sprt import MARGIN_MIN_PAIRS, EloSprt, MarginSprt, SprtResult, llr_bounds
 
 SCORES = [points / 2 for points in PAIR_POINTS]
 
@@ -55,23 +58,9 @@ def best_pentanomial_log_likelihood(counts, score: float) -> float:
     return best
 
 
-def best_normal_log_likelihood(margins, mean: float) -> float:
-    """max over sigma of the normal log-likelihood of the margins at this mean, by a
-    golden-section search on log sigma."""
-
-    def log_likelihood(log_sigma):
-        sigma = math.exp(log_sigma)
-        return sum(-math.log(sigma * math.sqrt(2 * math.pi)) - (x - mean) ** 2 / (2 * sigma**2) for x in margins)
-
-    low, high = -10.0, 15.0
-    ratio = (math.sqrt(5) - 1) / 2
-    while high - low > 1e-12:
-        left, right = high - ratio * (high - low), low + ratio * (high - low)
-        if log_likelihood(left) < log_likelihood(right):
-            low = left
-        else:
-            high = right
-    return log_likelihood((low + high) / 2)
+def normal_log_likelihood(margins, mean: float, sigma: float) -> float:
+    """The normal log-likelihood of the margins at this mean and spread, density by density."""
+    return sum(math.log(NormalDist(mean, sigma).pdf(x)) for x in margins)
 
 
 # ---- simulation ----
@@ -144,11 +133,33 @@ def simulate_margin(test, draw, mean: float, runs: int, seed: int, max_pairs: in
     return verdicts, lengths, margins
 
 
+def binomial_upper_bound(target: float, runs: int, tail: float = 0.001) -> float:
+    """The rate that `runs` trials each failing with chance `target` exceed with chance at
+    most `tail`: the least k / runs with P(X > k) <= tail for X ~ Binomial(runs, target)."""
+
+    def log_mass(k: int) -> float:
+        return (
+            math.lgamma(runs + 1)
+            - math.lgamma(k + 1)
+            - math.lgamma(runs - k + 1)
+            + k * math.log(target)
+            + (runs - k) * math.log1p(-target)
+        )
+
+    above = 1.0 - sum(math.exp(log_mass(k)) for k in range(int(target * runs) + 1))
+    k = int(target * runs)
+    while above > tail:
+        k += 1
+        above -= math.exp(log_mass(k))
+    return k / runs
+
+
 def rate_as_designed(rate: float, target: float, runs: int) -> bool:
-    """At most the target plus three standard errors, and not below a quarter of it:
-    Wald's bounds are close to exact for these small-stepped tests, while an LLR off by
-    a factor of two moves the rate to about a tenth or three times the target."""
-    return target / 4 <= rate <= target + 3 * math.sqrt(target * (1 - target) / runs)
+    """At most what a true rate of `target` exceeds once in a thousand simulations (an
+    exact binomial bound), and not below a quarter of it: Wald's bounds are close to
+    exact for these small-stepped tests, while an LLR off by a factor of two moves the
+    rate to about a tenth or three times the target."""
+    return target / 4 <= rate <= binomial_upper_bound(target, runs)
 
 
 @dataclass(frozen=True)
@@ -216,16 +227,36 @@ def test_logistic_llr_takes_many_matches_at_once():
         ([-100, 250, 40, 41], 10, 20),
     ],
 )
-def test_margin_llr_agrees_with_a_direct_search_of_the_likelihoods(margins, margin0, margin1):
-    slow = best_normal_log_likelihood(margins, margin1) - best_normal_log_likelihood(margins, margin0)
+def test_margin_llr_is_the_normal_llr_at_the_spread_around_the_mean(margins, margin0, margin1):
+    sigma = stdev(margins)
+    slow = normal_log_likelihood(margins, margin1, sigma) - normal_log_likelihood(margins, margin0, sigma)
     fast = margin_llr(len(margins), sum(margins), sum(m * m for m in margins), margin0, margin1)
     assert float(fast) == pytest.approx(slow, rel=1e-6)
 
 
-def test_margin_llr_of_margins_without_spread_is_infinite_and_of_no_pairs_zero():
+def test_margin_llr_of_margins_without_spread_is_infinite_and_of_under_two_pairs_zero():
     assert float(margin_llr(4, 40, 400, 0, 10)) == math.inf
     assert float(margin_llr(4, 0, 0, 0, 10)) == -math.inf
+    assert float(margin_llr(4, 20, 100, 0, 10)) == 0.0  # all at the midpoint: no evidence either way
+    assert float(margin_llr(1, 30, 900, 0, 10)) == 0.0
     assert float(margin_llr(0, 0, 0, 0, 10)) == 0.0
+
+
+@given(
+    st.integers(2, 400),
+    st.floats(1, 200),
+    st.floats(-500, 500),
+    st.floats(0.5, 1000),
+    st.tuples(st.floats(-50, 50), st.floats(1, 50)),
+)
+def test_margin_llr_rises_with_the_mean_at_a_fixed_spread(pairs, spread, mean, gain, hypotheses):
+    margin0, width = hypotheses
+
+    def llr(at):
+        # the sums of `pairs` margins with this mean and sample standard deviation `spread`
+        return float(margin_llr(pairs, pairs * at, (pairs - 1) * spread**2 + pairs * at**2, margin0, margin0 + width))
+
+    assert llr(mean + gain) > llr(mean)
 
 
 def test_elo_sprt_errs_at_the_rates_asked_for():
@@ -247,6 +278,14 @@ def test_margin_sprt_errs_at_the_rates_asked_for(draw):
     assert rate_as_designed(np.mean(verdicts == -1), test.beta, runs), np.mean(verdicts == -1)
     verdicts, _, _ = simulate_margin(test, draw, 40, runs, seed=6)
     assert np.mean(verdicts == 1) >= 0.99
+
+
+def test_a_bigger_gain_takes_fewer_pairs():
+    """Mean pairs to a verdict at the margin, at 4x and at 10x it: never more as the
+    gain grows, and at 10x fewer than at the margin."""
+    test, runs = MarginSprt(margin0=0, margin1=10), 2000
+    lengths = [simulate_margin(test, normal_margins, mean, runs, seed=9)[1].mean() for mean in (10, 40, 100)]
+    assert lengths[0] >= lengths[1] >= lengths[2] and lengths[2] < lengths[0], lengths
 
 
 def test_the_rate_check_fails_a_wrong_bound_and_a_misscaled_llr():
@@ -284,7 +323,7 @@ def test_simulated_matches_stop_where_results_pair_by_pair_do():
 
 def test_no_verdict_before_the_minimum_number_of_pairs():
     test = MarginSprt(margin0=0, margin1=10)
-    pairs = [Pair(n, 2.0, 30 + n % 3, False) for n in range(MIN_PAIRS)]
+    pairs = [Pair(n, 2.0, 30 + n % 3, False) for n in range(MARGIN_MIN_PAIRS)]
     early = test.result(pairs[:-1])
     assert early.llr > early.upper and early.verdict is None
     assert test.result(pairs).verdict == "H1"
@@ -301,7 +340,7 @@ def test_results_describe_themselves_in_one_line():
     assert running.describe() == "LLR: 0.00 (-2.94, 2.94) [-1.50, 2.50]  running"
     assert running.describe(ended=True) == "LLR: 0.00 (-2.94, 2.94) [-1.50, 2.50]  no verdict"
     assert accepted.describe(ended=True) == accepted.describe()
-    rejected = MarginSprt(margin0=0, margin1=10).result([Pair(n, 1.0, 0, False) for n in range(10)])
+    rejected = MarginSprt(margin0=0, margin1=10).result([Pair(n, 1.0, 0, False) for n in range(MARGIN_MIN_PAIRS)])
     assert rejected.describe() == "LLR: -inf (-2.94, 2.94) [0.00, 10.00]  H0 accepted"
 
 
@@ -325,10 +364,15 @@ def test_settings_that_make_no_test_are_refused_by_name(make, message):
 
 def test_pairs_to_decide_is_where_margins_of_the_same_mean_and_spread_cross_a_bound():
     test = MarginSprt(margin0=0, margin1=10)
-    margins = [3, 25, -4, 18, 9, 30, -12, 14, 22, 6]
+    margins = [3, 45, -24, 38, 9, 50, -32, 14, 42, -6]
     needed = test.pairs_to_decide([Pair(n, 1.0, m, False) for n, m in enumerate(margins)])
-    repeated = [Pair(n, 1.0, margins[n % 10], False) for n in range(10 * math.ceil(needed / 10) + 10)]
-    crossings = [k for k in range(10, len(repeated) + 1, 10) if test.result(repeated[:k]).verdict is not None]
-    assert crossings[0] - 10 < needed <= crossings[0] and test.result(repeated[: crossings[0]]).verdict == "H1"
+    mean, spread = sum(margins) / len(margins), stdev(margins)
+
+    def llr_after(pairs):
+        return float(test.llr(pairs, pairs * mean, (pairs - 1) * spread**2 + pairs * mean**2))
+
+    lower, upper = test.bounds
+    assert llr_after(needed - 1) < upper <= llr_after(needed)
     midway = [Pair(n, 1.0, m, False) for n, m in enumerate([5 - 20, 5 + 20] * 5)]  # mean 5: no evidence either way
     assert test.pairs_to_decide(midway) == math.inf
+    assert test.pairs_to_decide(midway[:1]) == test.min_pairs  # one pair: no spread to go on

@@ -4,6 +4,7 @@ its own, every command run from a folder outside the repository.
 Not part of the default run. `.ci/run` builds the wheel, installs it with its [web]
 extra into a fresh venv and runs this file with
     FRUIT_RAGE_VENV=/path/to/venv FRUIT_RAGE_WHEEL=/path/to/fruit_rage-....whl
+Without them every test is skipped (failed under CI=true), saying which is not set.
 The repository's own rules (agent.rules, imported by this test process) are the oracle
 for the installed agent's moves."""
 
@@ -29,9 +30,14 @@ pytestmark = pytest.mark.installed
 
 
 def _required(name: str) -> str:
+    """The variable's value. Without it there is no wheel to test: skipped when the suite
+    is run alone, failed under CI=true (.ci/run sets both up)."""
     value = os.environ.get(name)
     if not value:
-        pytest.fail(f"{name} is not set: this suite tests an installed wheel (.ci/run sets it up)")
+        message = f"{name} is not set: this suite tests an installed wheel (.ci/run sets it up)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
     return value
 
 

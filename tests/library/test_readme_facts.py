@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 from paths import PROJECT_ROOT, SAMPLES
 
 from agent import Board, Move, rules
@@ -145,3 +146,19 @@ def test_the_readme_keeps_to_the_contract_a_user_needs_and_links_the_whole():
     assert "[docs/contract.md](docs/contract.md)" in readme
     for detail in ("/dev/zero", "ulimit", "hard link", "1_000", "byte order mark", "UTF-16"):
         assert detail not in readme and detail in contract, detail
+
+
+def test_the_readme_s_run_match_example_passes_the_jobs_its_text_names():
+    readme = read("README.md")
+    text_end = readme.index("with `jobs=2`")
+    example = readme[readme.index("```python", text_end) : readme.index("\n```\n", text_end)]
+    assert re.search(r"run_match\(.*jobs=2\)", example), example
+
+
+def test_the_build_the_readme_tells_of_leaves_nothing_for_git_to_track():
+    if not os.path.exists(os.path.join(PROJECT_ROOT, ".git")):
+        pytest.skip("not a git checkout")
+    assert "python3 -m build" in read("README.md")
+    built = ["dist/fruit_rage-0.1.0.tar.gz", "dist/fruit_rage-0.1.0-cp311-cp311-linux_x86_64.whl"]
+    done = subprocess.run(["git", "check-ignore", *built], cwd=PROJECT_ROOT, capture_output=True, text=True)
+    assert done.stdout.split() == built, done.stderr

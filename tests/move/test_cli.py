@@ -1,11 +1,14 @@
 """The fruit-rage command end to end, in temporary folders, as separate processes."""
 
+import argparse
 import os
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
+import types
 from pathlib import Path
 
 import paths
@@ -13,8 +16,11 @@ import pytest
 from fruit_helpers import fruit_rage, mid_game
 
 from agent import rules
+from agent.commands import cli
+from agent.commands import perft as perft_command
 from agent.gamefile import parse_input, parse_output
 from agent.move import launch
+from agent.move.deepening import EVALUATION_KINDS
 
 SAMPLES = Path(paths.SAMPLES)
 SAMPLE_DIRS = sorted(p for p in SAMPLES.iterdir() if p.is_dir())
@@ -158,6 +164,14 @@ def test_bad_input_fails_cleanly_and_writes_nothing(tmp_path, content, fragment)
     assert sorted(os.listdir(tmp_path)) == (["input.txt"] if content is not None else [])
 
 
+def test_the_bare_call_with_no_input_txt_points_to_the_commands(tmp_path):
+    done = fruit_rage(cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == "fruit-rage: input.txt: no such file (fruit-rage --help for the commands)\n"
+    moved = fruit_rage("move", cwd=tmp_path)  # one who names a subcommand knows the commands
+    assert moved.stderr == "fruit-rage move: input.txt: no such file\n"
+
+
 def test_perft_command_prints_counts(tmp_path):
     (tmp_path / "p.txt").write_text("3\n2\n10\n***\n*10\n000\n")
     done = fruit_rage("perft", "p.txt", "3", cwd=tmp_path)
@@ -165,6 +179,31 @@ def test_perft_command_prints_counts(tmp_path):
     counts = [int(line.split()[1].replace(",", "")) for line in done.stdout.splitlines()[1:]]
     grid = ("***", "*10", "000")
     assert counts == [rules.perft(grid, d) for d in (1, 2, 3)]
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_perft_times_each_count_alone(tmp_path, monkeypatch, capsys, reference):
+    """A clock that moves 0.5 s between any two readings, and 1000 s while a thread
+    starts: each depth's seconds are one step of it, the count's own."""
+    (tmp_path / "p.txt").write_text("3\n2\n10\n***\n*10\n000\n")
+    now = [0.0]
+
+    def perf_counter():
+        now[0] += 0.5
+        return now[0]
+
+    starting = threading.Thread.start
+
+    def slow_start(thread):
+        now[0] += 1000.0
+        starting(thread)
+
+    monkeypatch.setattr(perft_command, "time", types.SimpleNamespace(perf_counter=perf_counter))
+    monkeypatch.setattr(threading.Thread, "start", slow_start)
+    args = argparse.Namespace(file=str(tmp_path / "p.txt"), depth=2, reference=reference)
+    assert perft_command.run(args) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [(row[0], row[2]) for row in rows] == [("1", "0.500"), ("2", "0.500")], rows
 
 
 def test_perft_stops_where_every_game_has_ended(tmp_path):
@@ -558,3 +597,13 @@ def test_a_fifo_as_the_input_is_refused_not_waited_on(tmp_path):
     )
     assert (done.returncode, done.stderr) == (2, "fruit-rage move: f: a FIFO, not a regular file\n")
     assert sorted(os.listdir(tmp_path)) == ["f"]
+
+
+def test_the_help_names_its_values_and_every_evaluation_without_pointing_into_the_repository(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = cli.build_parser().format_help()
+    assert "BARE_" not in shown and "docs/" not in shown, shown
+    assert "--depth DEPTH" in shown and "--evaluation NAME" in shown
+    evaluation = shown[shown.index("  --evaluation NAME") : shown.index("\nsubcommands:")]
+    words = evaluation.replace(",", " ").split()
+    assert set(EVALUATION_KINDS) <= set(words), evaluation

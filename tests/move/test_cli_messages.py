@@ -26,7 +26,7 @@ FAILURES = {
     "tournament": (("tournament", "ours"), "fruit-rage tournament: give at least two agents"),
     "tune": (("tune", "greedy", "random", "--games", "3"), "fruit-rage tune: the boards are paired"),
     "tune-eval": (("tune-eval", "nofile"), "fruit-rage tune-eval: nofile: no such file"),
-    "serve": (("serve", "--records", "nofile"), "fruit-rage serve: --records nofile: not a folder"),
+    "serve": (("serve", "--records", "nofile"), "fruit-rage serve: --records nofile: no such folder"),
     "replay": (("replay", "nofile"), "fruit-rage replay: nofile: no such file"),
     "audit": (("audit", "nofile"), "fruit-rage audit: nofile: no such file"),
     "phases": (("phases", "nofile"), "fruit-rage phases: nofile: no such file"),

@@ -14,8 +14,10 @@ from expanding_helpers import HOST, RawPlayer, running_server
 
 from agent.cli_support import EXIT_CODES
 from nim_games.expanding import client as client_module
-from nim_games.expanding.cli import exp_nim_main, start_game_main
+from nim_games.expanding.cli import describe, exp_nim_main, start_game_main
+from nim_games.expanding.game_log import GameLog
 from nim_games.expanding.players import Tracker, human_chooser
+from nim_games.expanding.rules import Game, GameConfig, Move
 
 PROCESS_TIMEOUT = 30
 
@@ -650,3 +652,20 @@ def test_exp_nim_shows_a_server_s_reason_for_the_end_escaped():
     out = io.StringIO()
     assert exp_nim_main(["--auto", "-n", "bob", f"{HOST}:{port}"], stdout=out) == 0
     assert out.getvalue().endswith(f"Game over. You lose: {ATTACK_SHOWN}\n")
+
+
+def test_one_stone_is_counted_in_the_singular_by_the_server_and_the_client(tmp_path):
+    config = GameConfig(stones=3, resets=1, init_max=2)
+    game = Game(config, ("alice", "bob"))
+    game.play(Move(2, False), 0.1)
+    log = GameLog(tmp_path / "log.txt")
+    log.move(game, 0)
+    log.close()
+    assert "; 1 stone left (" in (tmp_path / "log.txt").read_text()
+    told = io.StringIO()
+    describe(game.state(), "bob", False, told)
+    assert told.getvalue().startswith("Your opponent took 2; 1 stone left, next limit")
+    lone = GameLog(tmp_path / "one.txt")
+    lone.setup(GameConfig(stones=1, resets=0, init_max=1), ("alice", "bob"))
+    lone.close()
+    assert (tmp_path / "one.txt").read_text().startswith("Expanding Nim: 1 stone, 0 resets each, initial maximum 1")

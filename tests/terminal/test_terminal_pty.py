@@ -116,3 +116,27 @@ def test_replay_at_a_terminal_steps_back(terminal, tmp_path):
     shown, code = session.finish()
     moves = [line.split(":")[0] for line in plain(shown).split("\n") if line.startswith("Move ")]
     assert code == 0 and moves == ["Move 1", "Move 2", "Move 1"]
+
+
+def test_play_wraps_a_refused_move_s_message_to_the_screen_s_width(terminal):
+    session = terminal("play", "--size", 3, "--types", 2, "--seed", 1, "--agent", "greedy")
+    session.read_until("Your move")
+    session.type("hello there\n")
+    screen = plain(last_screen(session.read_until("Your move")))
+    session.type("q\n")
+    _, code = session.finish()
+    lines = screen.split("\n")
+    assert code == 0 and len(lines) <= ROWS and all(len(line) <= COLUMNS for line in lines), screen
+    told = " ".join(line.strip() for line in lines)
+    expected = "not a cell name: 'HELLO THERE' (expected a column letter and a row number, like G8); try again."
+    assert expected in told, screen
+
+
+def test_replay_at_a_terminal_opens_with_its_legend_in_one_line(terminal, tmp_path):
+    out = tmp_path / "results.jsonl"
+    made = fruit_rage("match", "greedy", "random", "--games", 1, "--size", 4, "--types", 3, "--seed", 4, "--out", out)
+    assert made.returncode == 0, made.stderr
+    shown, code = terminal("replay", out, "--delay", 0).finish()
+    lines = plain(shown).split("\n")
+    legend = "Digits are fruit, * a hole; the next move's group is reversed and underlined."
+    assert code == 0 and lines.count(legend) == 1 and all(len(line) <= COLUMNS for line in lines), plain(shown)

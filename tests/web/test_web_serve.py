@@ -4,6 +4,8 @@ its refusals."""
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import socket
 import subprocess
 import sys
@@ -47,8 +49,8 @@ def test_a_foreign_host_header_is_refused_by_the_running_server(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--records", "/no/such/folder"], "fruit-rage serve: --records /no/such/folder: not a folder"),
-        (["--records", __file__], "not a folder"),
+        (["--records", "/no/such/folder"], "fruit-rage serve: --records /no/such/folder: no such folder"),
+        (["--records", __file__], f"fruit-rage serve: --records {__file__}: not a folder"),
         (["--port", "70000"], "argument --port: must be 0..65535, got 70000"),
         (["--port", "http"], "argument --port: not an integer: 'http'"),
     ],
@@ -142,6 +144,17 @@ def test_listening_beyond_this_machine_warns_and_takes_any_host_name(monkeypatch
     assert told["host"] == "0.0.0.0"
     with TestClient(app, base_url="http://fruit.example.org") as client:
         assert client.get("/api/options").status_code == 200
+
+
+def test_an_address_that_cannot_be_listened_on_is_not_warned_of(monkeypatch, capsys):
+    def listening_socket(host: str, port: int):
+        raise OSError(errno.EADDRNOTAVAIL, os.strerror(errno.EADDRNOTAVAIL))
+
+    monkeypatch.setattr(http_server, "listening_socket", listening_socket)
+    assert serve.run(argparse.Namespace(host="192.0.2.1", port=0, records=None)) == 2
+    assert capsys.readouterr().err == (
+        "fruit-rage serve: cannot listen on 192.0.2.1 port 0: cannot assign requested address\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -51,22 +51,25 @@ class MarginStats:
 
 
 def margin_llr(pairs, total, total_of_squares, margin0: float, margin1: float) -> np.ndarray:
-    """The generalized log-likelihood ratio of "mean margin = margin1" against "=
-    margin0", from the number of pairs, the sum of their margins and the sum of their
-    squares (scalars, or arrays of one shape: many matches at once).
+    """The log-likelihood ratio of "mean margin = margin1" against "= margin0", from the
+    number of pairs, the sum of their margins and the sum of their squares (scalars, or
+    arrays of one shape: many matches at once).
 
-    Margins are modelled as normal with an unknown variance. For a fixed mean m the most
-    likely variance is the mean squared distance from m, v(m), and the likelihood then
-    is proportional to v(m) ** (-n/2); so LLR = n/2 log(v(margin0) / v(margin1)). Margins
-    that all equal one hypothesis's mean make it infinitely more likely: +-inf."""
+    Margins are modelled as normal with one variance for both hypotheses, v, estimated
+    around the sample mean m (as fishtest's normalised SPRT does; here with n - 1, which
+    errs less over the first few dozen pairs): LLR = n (margin1 - margin0) (2 m - margin0
+    - margin1) / (2 v). For a fixed spread it rises with the mean, so a big gain is
+    accepted sooner than a small one; a variance fitted under each hypothesis instead
+    explains a mean far beyond both by a wide spread under both. Margins without spread
+    make the hypothesis nearer their mean infinitely more likely: +-inf. Below 2 pairs
+    there is no spread to estimate: 0."""
     pairs = np.asarray(pairs, dtype=float)
     total = np.asarray(total, dtype=float)
     total_of_squares = np.asarray(total_of_squares, dtype=float)
-
-    def spread(mean: float) -> np.ndarray:
-        # n v(mean); never below 0 by cancellation
-        return np.maximum(total_of_squares - 2 * mean * total + pairs * mean * mean, 0.0)
-
     with np.errstate(divide="ignore", invalid="ignore"):
-        llr = pairs / 2 * np.log(spread(margin0) / spread(margin1))
-    return np.where(pairs > 0, llr, 0.0)
+        mean = total / pairs
+        # never below 0 by cancellation
+        variance = np.maximum(total_of_squares - pairs * mean * mean, 0.0) / (pairs - 1)
+        lean = pairs * (margin1 - margin0) * (2 * mean - margin0 - margin1) / 2
+        llr = np.where(variance > 0, lean / variance, np.sign(lean) * np.inf)
+    return np.where(pairs > 1, np.nan_to_num(llr, nan=0.0, posinf=np.inf, neginf=-np.inf), 0.0)

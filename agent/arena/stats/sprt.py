@@ -2,26 +2,28 @@
 hypotheses about A (the candidate) against B (the baseline), with error rates alpha
 (accepting H1 when H0 holds) and beta (accepting H0 when H1 holds).
 
-Both are generalized SPRTs as in fishtest and fastchess: after each complete pair, the
-log-likelihood ratio of H1 against H0 (each hypothesis taking its most likely nuisance
-parameters) is compared with Wald's bounds log(beta / (1 - alpha)) and
-log((1 - beta) / alpha); reaching the upper one accepts H1, the lower one H0. No
-overshoot correction (fishtest has one): the error rates come out at alpha and beta
-when each pair moves the LLR a little, and below them when pairs move it in big steps.
+Both are SPRTs as in fishtest and fastchess: after each complete pair, the
+log-likelihood ratio of H1 against H0 is compared with Wald's bounds
+log(beta / (1 - alpha)) and log((1 - beta) / alpha); reaching the upper one accepts H1,
+the lower one H0. No overshoot correction (fishtest has one): the error rates come out
+at alpha and beta when each pair moves the LLR a little, and below them when pairs move
+it in big steps.
 
 - EloSprt: H0 Elo <= elo0 against H1 Elo >= elo1 in logistic Elo (fastchess's default,
   fishtest's "logistic" model: the Elo that the expected score per game implies) on the
-  pentanomial counts. Logistic rather than normalized Elo, so that the bounds mean the
-  same as the Elo line of the report whatever the draw and split rate.
+  pentanomial counts, each hypothesis taking its most likely distribution. Logistic
+  rather than normalized Elo, so that the bounds mean the same as the Elo line of the
+  report whatever the draw and split rate.
 - MarginSprt: H0 mean pair margin <= margin0 against H1 >= margin1, in points, normal
-  model with the variance estimated from the margins (under each hypothesis, as the
-  pentanomial test fits each hypothesis's distribution). In Fruit Rage most pairs split
-  one game each, which the pentanomial counts see as no information; the margin still
-  measures by how much. Two limits, measured by simulation: margins far beyond both
-  hypotheses count as evidence against both, so a mean of 200 against [0, 10] takes
-  about 60 pairs where a mean of 40 takes 24 (normal margins, spread 40); and margins
-  skewed to the right (rare big wins, skewness near 1) accept H0 at margin1 about 10% of
-  the time instead of 5%, as any test of a mean that may stop early does.
+  model with one variance for both hypotheses estimated around the margins' mean (as
+  fishtest's normalised SPRT does; agent.arena.stats.margin.margin_llr), so that the
+  further the mean lies beyond margin1, the sooner H1 is accepted. In Fruit Rage most
+  pairs split one game each, which the pentanomial counts see as no information; the
+  margin still measures by how much. Its limits, measured by simulation with [0, 10]:
+  margins of spread 40 accept H1 at margin0 5.6% of the time (alpha 5%), the shared
+  spread being estimated from the pairs; and margins skewed to the right (rare big
+  wins, skewness 1) accept H0 at margin1 9% of the time instead of 5% (and H1 at
+  margin0 3%), as any test of a mean that may stop early does.
 
 Feed it the pairs as games finish, and stop at the first verdict:
 
@@ -48,13 +50,16 @@ import numpy as np
 from agent.arena.stats.margin import margin_llr
 from agent.arena.stats.pentanomial import logistic_llr, pentanomial_counts, two_decimals
 
-# No verdict before this many pairs. The nuisance parameters (the spread of the margins,
-# the shape of the pentanomial) are estimated from the pairs themselves: from a handful,
-# they are often far too narrow (three equal margins have no spread at all), and an LLR
-# built on them can leap past a bound by luck. Simulated, the margin test allowed to stop
-# from the first pair accepts H1 at margin0 7% of the time (alpha 5%); from the tenth,
-# 5%. A test of a small difference needs dozens of pairs anyway.
+# No verdict before this many pairs. The nuisance parameters (the shape of the
+# pentanomial, the spread of the margins) are estimated from the pairs themselves: from
+# a handful, they are often far too narrow (three equal margins have no spread at all),
+# and an LLR built on them can leap past a bound by luck. A test of a small difference
+# needs dozens of pairs anyway.
 MIN_PAIRS = 10
+# The margin test divides by its spread estimate, so one too narrow early on carries it
+# past a bound: simulated (normal margins, spread 40, [0, 10]), allowed to stop from the
+# tenth pair it accepts H1 at margin0 6.8% of the time (alpha 5%), from the twentieth 5.6%.
+MARGIN_MIN_PAIRS = 20
 
 
 def llr_bounds(alpha: float, beta: float) -> tuple:
@@ -148,7 +153,7 @@ class MarginSprt(_Sprt):
     margin1: float = 10.0
     alpha: float = 0.05
     beta: float = 0.05
-    min_pairs: int = MIN_PAIRS
+    min_pairs: int = MARGIN_MIN_PAIRS
 
     def __post_init__(self) -> None:
         self._check("margin0 margin1", self.margin0, self.margin1)
@@ -166,11 +171,13 @@ class MarginSprt(_Sprt):
 
     def pairs_to_decide(self, pairs: Sequence) -> float:
         """How many pairs in all the test would take to decide if the margins went on with
-        the mean and spread of these (at least one pair): each pair then adds the same step
-        to the LLR. inf where that step is 0, at a mean midway between the hypotheses."""
+        the mean and spread of these: the LLR then grows by the same step each pair. inf
+        where that step is 0, at a mean midway between the hypotheses; min_pairs from a
+        single pair, which has no spread to go on."""
+        if len(pairs) < 2:
+            return self.min_pairs
         margins = [pair.margin for pair in pairs]
-        mean, mean_of_squares = sum(margins) / len(margins), sum(m * m for m in margins) / len(margins)
-        step = float(self.llr(1, mean, mean_of_squares))
+        step = float(self.llr(len(margins), sum(margins), sum(m * m for m in margins))) / len(margins)
         lower, upper = self.bounds
         if not math.isfinite(step):
             return self.min_pairs

@@ -46,7 +46,7 @@ FRUIT_COLOURS = (
 # A highlighted fruit swaps digit and background, underlined: no plain fruit looks so.
 HIGHLIGHT = "7;4"
 RESET = "\x1b[0m"
-EMPTY_SHOWN = "."
+EMPTY_SHOWN = EMPTY  # a hole as input.txt and the README show it
 HIGHLIGHT_PLAIN = "#"  # without colour a highlighted fruit shows as this mark
 LABEL = 4  # columns of a row's number and the space after it
 BAND_GAP = "   "  # between the bands of a folded board, and between boards side by side

@@ -6,15 +6,18 @@ board and line in sequence, for a log."""
 from __future__ import annotations
 
 import shutil
+import textwrap
 
 from agent.arena.terminal.boards import beside, fitted_board, render_board, use_colour, visible_width
 from agent.arena.terminal.tables import crop
 
 ALTERNATE_SCREEN, NORMAL_SCREEN = "\x1b[?1049h", "\x1b[?1049l"
 HOME_AND_CLEAR = "\x1b[H\x1b[J"
+# The most lines a message under the board takes (a refused move and why, at 80 columns).
+MESSAGE_LINES = 2
 # A frame's lines besides its board: the game's two header lines, the last two moves, the
 # score and clocks, a message, and the prompt or the agent's spinner.
-LINES_BESIDE_BOARD = 7
+LINES_BESIDE_BOARD = 6 + MESSAGE_LINES
 
 
 def clock_shown(seconds: float) -> str:
@@ -66,6 +69,16 @@ class Screen:
             if max(map(visible_width, pair.split("\n"))) <= columns:
                 return pair
         return fitted_board(grid, colour=self.colour, lines=room, columns=columns)
+
+    def wrapped(self, message: str) -> list:
+        """A message as the frame's lines: wrapped to the terminal's width, at most
+        MESSAGE_LINES of them (the last cropped), indented as it starts."""
+        columns = self.size()[1]
+        indent = message[: len(message) - len(message.lstrip())]
+        lines = textwrap.wrap(message, columns, subsequent_indent=indent, break_on_hyphens=False) or [""]
+        if len(lines) > MESSAGE_LINES:
+            lines = lines[: MESSAGE_LINES - 1] + [crop(" ".join(lines[MESSAGE_LINES - 1 :]), columns)]
+        return lines
 
     def frame(self, header: list, board: str, footer: list) -> str:
         """A whole screen: header lines, the board, footer lines; every line but the
