@@ -78,6 +78,12 @@ def test_replay_steps_back_jumps_to_a_move_and_quits(results):
     assert "Result" not in text and text.endswith(PROMPT)  # q: no newline is owed
 
 
+def test_replay_takes_a_number_of_thousands_of_digits_as_no_such_move(results):
+    done = fruit_rage("replay", results, "--game", 1, stdin_text="9" * 5000 + "\nq\n")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "is not a move of this game" in done.stdout and "9" * 100 not in done.stdout  # cropped, not echoed whole
+
+
 def test_replay_past_the_last_move_shows_the_result(results):
     record = json.loads(results.read_text().splitlines()[0])
     count = len(record["moves"])
