@@ -386,6 +386,39 @@ def test_a_game_played_with_out_is_recorded_for_replay_audit_and_phases(tmp_path
     assert "Move 1: A (you) plays A1" in fruit_rage("replay", out, "--delay", 0).stdout
 
 
+def test_a_partial_line_from_a_pipe_held_open_does_not_stop_the_person_s_clock(tmp_path):
+    shown = tmp_path / "shown.txt"
+    with open(shown, "wb") as stdout:
+        playing = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "agent",
+                "play",
+                "--time",
+                "1",
+                "--first",
+                "you",
+                "--size",
+                "3",
+                "--agent",
+                "greedy",
+            ],
+            cwd=PROJECT_ROOT,
+            stdin=subprocess.PIPE,
+            stdout=stdout,
+            stderr=subprocess.DEVNULL,
+        )
+    try:
+        playing.stdin.write(b"AAAA")  # no newline, and the pipe stays open as the game goes on
+        playing.stdin.flush()
+        assert playing.wait(timeout=60) == 0
+    finally:
+        playing.kill()
+        playing.stdin.close()
+    assert "you ran out of time" in shown.read_text()
+
+
 def test_replay_labels_a_person_s_time_as_wall_time_and_an_agent_s_as_cpu(tmp_path):
     out = tmp_path / "game.jsonl"
     cells = [f"{col}{row}" for col in "ABC" for row in "123"]
