@@ -100,8 +100,9 @@ class GameFile:
         self.path = path
         self.created = not os.path.exists(path)
         self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOCTTY, 0o666)
+        self.regular = stat.S_ISREG(os.fstat(self.fd).st_mode)  # not a pipe or /dev/null
         try:
-            if stat.S_ISREG(os.fstat(self.fd).st_mode):
+            if self.regular:
                 lock_records(self.fd)
         except BaseException:
             os.close(self.fd)
@@ -109,7 +110,8 @@ class GameFile:
         self.kept = False
 
     def keep(self, record: GameRecord) -> None:
-        os.ftruncate(self.fd, 0)
+        if self.regular:
+            os.ftruncate(self.fd, 0)
         os.write(self.fd, (json.dumps(record.to_dict()) + "\n").encode())
         self.kept = True
 

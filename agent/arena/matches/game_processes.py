@@ -132,7 +132,7 @@ def run_games_in_processes(settings, factories, jobs: int, grace: float, numbers
                     continue
                 if record is not None and not finished(record):
                     return
-        while workers:  # every game played: each ends as its task pipe closes
+        while workers:  # every game played: each worker told to end
             workers.pop().close()
     finally:
         _stop(workers)

@@ -20,6 +20,7 @@ from agent.move.launch import package_root
 _watched = None  # the pid whose watcher runs: a forked process needs one of its own
 _watched_lock = threading.Lock()
 _referee_end = None  # our end of the watcher's pipe, open as long as we live
+_watcher = None  # the watcher's Popen, kept: it outlives us, not the other way round
 
 
 def remove_leftovers(referee: Optional[int] = None) -> None:
@@ -36,14 +37,14 @@ def remove_leftovers(referee: Optional[int] = None) -> None:
 
 def watch_this_process() -> None:
     """Once per process: remove what dead referees left, and start this one's watcher."""
-    global _watched, _referee_end
+    global _watched, _referee_end, _watcher
     with _watched_lock:
         if _watched == os.getpid():
             return
         remove_leftovers()
         watcher_end, referee_end = os.pipe()  # neither inherited by a program we start
         try:
-            subprocess.Popen(
+            watcher = subprocess.Popen(
                 [sys.executable, "-I", "-S", "-c", _WATCHER, package_root(), str(os.getpid())],
                 stdin=watcher_end,
                 stdout=subprocess.DEVNULL,
@@ -58,7 +59,7 @@ def watch_this_process() -> None:
             os.close(watcher_end)
         if _referee_end is not None:  # a forked copy of our parent's: theirs, not ours
             os.close(_referee_end)
-        _watched, _referee_end = os.getpid(), referee_end
+        _watched, _referee_end, _watcher = os.getpid(), referee_end, watcher
 
 
 def watch(referee: int) -> None:
