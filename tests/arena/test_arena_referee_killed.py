@@ -10,7 +10,9 @@ import sys
 import textwrap
 import time
 
+import pytest
 from arena_helpers import gone, processes_running
+from containment_helpers import CONTAINMENTS
 from paths import PROJECT_ROOT
 
 from agent.arena.processes.leftovers import remove_leftovers
@@ -40,6 +42,12 @@ def test_the_moves_of_a_referee_killed_mid_move_die_and_its_folder_goes(tmp_path
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    assert_killed_mid_move_leaves_nothing(referee, script, marker, temporary)
+
+
+def assert_killed_mid_move_leaves_nothing(referee, script, marker, temporary) -> None:
+    """SIGKILL `referee` once its move runs; then the move (and its child) must go, and
+    the match folder in `temporary`, within a few seconds."""
     try:
         for _ in range(600):
             if marker.exists() or referee.poll() is not None:
@@ -57,6 +65,30 @@ def test_the_moves_of_a_referee_killed_mid_move_die_and_its_folder_goes(tmp_path
     finally:
         for pid in processes_running(str(script)):
             os.kill(int(pid), signal.SIGKILL)
+
+
+# A referee of one move, held by the named containment.
+RUNNER = textwrap.dedent(
+    """
+    import sys
+    from agent.arena.processes.runner import MoveRunner
+    from agent.gamefile import format_input
+    MoveRunner(containment=sys.argv[1]).run(sys.argv[2], True, format_input(("00", "11"), 2, 30.0), 30.0)
+    """
+)
+
+
+@pytest.mark.parametrize("containment", CONTAINMENTS)
+def test_under_either_containment_a_killed_referee_s_move_dies_and_its_folder_goes(tmp_path, containment):
+    script, marker, temporary = tmp_path / "spinner.py", tmp_path / "running", tmp_path / "tmp"
+    script.write_text(SPINNER)
+    temporary.mkdir()
+    referee = subprocess.Popen(
+        [sys.executable, "-c", RUNNER, containment, f"{sys.executable} {script} {marker}"],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, "TMPDIR": str(temporary)},
+    )
+    assert_killed_mid_move_leaves_nothing(referee, script, marker, temporary)
 
 
 def test_a_sweep_removes_the_match_folders_of_referees_gone_and_no_others(tmp_path, monkeypatch):
