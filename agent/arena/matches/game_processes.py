@@ -44,7 +44,7 @@ class GameWorker:
 
     def __init__(self, context, settings, factories: tuple, grace: float):
         self.game = None  # the game it is playing
-        self.so_far = None  # that game's GameRecord as its last turn left it
+        self.so_far = None  # that game's GameRecord as its last turn left it, from what it sent
         self.done = None  # that game's finished GameRecord
         self.results, results = context.Pipe(duplex=False)
         tasks, self.tasks = context.Pipe(duplex=False)
@@ -76,8 +76,11 @@ class GameWorker:
                     raise SetupFailed(value)
                 if kind == "done":
                     self.done = value
-                else:
+                elif kind == "start":
                     self.so_far = value
+                else:  # a turn: sent alone, not the whole record again after every move
+                    side, turn, self.so_far.scores, self.so_far.clocks = value
+                    self.so_far.turns.append((side, turn))
         except (EOFError, OSError):
             pass  # the process has ended: its sentinel says so
 
@@ -195,7 +198,12 @@ def _serve_games(tasks, results, parent: int, settings, factories: tuple, grace:
             return
         try:
             record = play_match_game(
-                settings, game, factories, grace, on_progress=lambda so_far: results.send(("move", so_far))
+                settings,
+                game,
+                factories,
+                grace,
+                on_start=lambda so_far: results.send(("start", so_far)),
+                on_move=lambda side, turn, so_far: results.send(("turn", (side, turn, so_far.scores, so_far.clocks))),
             )
         except SetupFailed as error:
             results.send(("error", str(error)))

@@ -54,10 +54,10 @@ def first_mover(match_seed: int, game: int) -> str:
 
 
 def play_match_game(
-    settings: MatchSettings, game: int, factories: tuple, grace: float = DEFAULT_GRACE, on_progress=None
+    settings: MatchSettings, game: int, factories: tuple, grace: float = DEFAULT_GRACE, on_start=None, on_move=None
 ) -> GameRecord:
-    """Game `game` (from 1) of the match, with fresh players from the two factories.
-    on_progress(record) sees the game so far: before its first turn and after each."""
+    """Game `game` (from 1) of the match, with fresh players from the two factories;
+    on_start and on_move as play_game calls them."""
     board, position = board_number(settings, game), _position(settings, game)
     if position is not None:
         start = settings.positions[position - 1]
@@ -70,8 +70,8 @@ def play_match_game(
         settings.clocks,
         first_mover(settings.seed, game),
         grace=grace,
-        on_start=on_progress,
-        on_move=None if on_progress is None else lambda side, turn, record: on_progress(record),
+        on_start=on_start,
+        on_move=on_move,
     )
     return in_match(record, settings, game)
 
