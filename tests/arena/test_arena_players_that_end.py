@@ -9,9 +9,13 @@ import os
 import subprocess
 import sys
 import textwrap
+from copy import deepcopy
 
 import pytest
 from paths import PROJECT_ROOT
+
+from agent import Board, GreedyPlayer
+from agent.arena.referee import lost_by_the_mover, play_game
 
 PLAYERS = textwrap.dedent(
     """
@@ -128,3 +132,20 @@ def test_a_player_that_exits_at_import_or_whose_factory_fails_is_refused_with_it
     done = run_in(folder, "match", "py:enders:boom", "greedy", *GAMES)
     assert done.returncode == 2 and "raised RuntimeError: boom\\x1b[2J" in done.stderr
     assert "\x1b" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_game_cut_short_is_lost_by_the_side_to_move_unless_the_board_was_already_played_out():
+    starts = []
+    whole = play_game(
+        GreedyPlayer(), GreedyPlayer(), Board.random(3, 4, 3), first="B", on_start=lambda r: starts.append(deepcopy(r))
+    )
+    cut = starts[0]
+    cut.turns = whole.turns[:1]  # B moved, then the worker died in A's turn
+    lost = lost_by_the_mover(cut, "its process ended during its move (exit code 3)")
+    assert lost.winner == "B" and lost.fault == "invalid" and lost.turns[-1][0] == "A" and lost.date
+    assert lost.reason == "its process ended during its move (exit code 3)" == lost.turns[-1][1].reason
+    played_out = deepcopy(whole)
+    played_out.winner, played_out.reason = None, ""  # every move made, the record not yet sent
+    lost_by_the_mover(played_out, "its process ended during its move (exit code 3)")
+    assert played_out.fault is None and len(played_out.turns) == len(whole.turns)
+    assert (played_out.winner, played_out.reason) == (whole.winner, whole.reason)
