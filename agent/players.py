@@ -191,7 +191,7 @@ def player_from_python(text: str, **params) -> Player:
         module = _import_like_python_m(module_name)
     except ImportError as error:
         raise ValueError(f"{text!r}: cannot import {module_name}: {error}") from None
-    except Exception as error:  # the user's module failed while importing
+    except (Exception, SystemExit) as error:  # the user's module failed (or exited) while importing
         raise ValueError(f"{text!r}: importing {module_name} raised {type(error).__name__}: {error}") from None
     factory = module
     for part in attribute.split("."):
@@ -202,7 +202,7 @@ def player_from_python(text: str, **params) -> Player:
         raise ValueError(f"{text!r}: {attribute} is not callable")
     try:
         player = factory(**params)
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         raise ValueError(f"{text!r}: {attribute}() raised {type(error).__name__}: {error}") from None
     if not callable(getattr(player, "choose", None)):
         raise ValueError(

@@ -14,6 +14,8 @@ import signal
 import threading
 import time
 
+from agent.arena.processes.stop_signals import Stopping
+
 
 class OutOfTime(BaseException):
     """Raised inside a player's choose() when its clock has run out. A BaseException, so
@@ -70,6 +72,8 @@ def timed_choose(player, board, clock_left: float, grace: float) -> tuple:
             answer = player.choose(board, clock_left)
     except OutOfTime:
         return None, time.process_time() - start, True
-    except Exception as error:  # the player's fault: it loses the game, the match goes on
+    except Stopping:
+        raise
+    except (Exception, SystemExit) as error:  # the player's fault (sys.exit too): it loses the game, the match goes on
         return error, time.process_time() - start, False
     return answer, time.process_time() - start, False

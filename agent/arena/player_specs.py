@@ -29,8 +29,19 @@ class PlayerSpec:
         return not (self.text.startswith("py:") or (self.in_process and self.text in IN_PROCESS_NAMES))
 
     def check(self) -> None:
-        """ValueError saying why no player can be made, before the first game."""
-        self()
+        """ValueError saying why no player can be made, or why a built-in program cannot
+        run as its side's own user (--isolate), before the first game."""
+        player = self()
+        if self.isolate and isinstance(player, CommandPlayer) and self.text in BUILT_IN_NAMES:
+            from agent.arena.processes.side_users import python_problem
+
+            problem = python_problem(player.spec.command[0], player.spec.env)
+            if problem:
+                raise ValueError(
+                    f"{self.text}: with --isolate it runs as a user of its own, who cannot run this project's "
+                    f"Python ({problem}): install fruit-rage where any user may read it (a virtual environment "
+                    f"outside /root, say), or leave out --isolate"
+                )
 
     def __call__(self):
         if self.text.startswith("py:"):

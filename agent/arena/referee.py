@@ -18,6 +18,7 @@ from agent.arena.command_player import CommandPlayer
 from agent.arena.inprocess import timed_choose
 from agent.arena.turns import DEFAULT_GRACE, FAULT_INVALID, FAULT_TIME, Turn
 from agent.board import Board, Move
+from agent.rules import is_empty
 
 RECORD_FORMAT = 2  # 2: "format", "date", "versions", and per move "depth"/"value" when reported
 SIDES = ("A", "B")
@@ -104,6 +105,8 @@ def take_turn(player, board: Board, clock_left: float, grace: float = DEFAULT_GR
     answer, cpu, stopped = timed_choose(player, board, clock_left, grace)
     if stopped:
         return Turn(cpu, fault=FAULT_TIME, reason=f"ran out of time: still thinking after {cpu:.3f} s CPU")
+    if isinstance(answer, SystemExit):
+        return Turn(cpu, fault=FAULT_INVALID, reason=f"tried to end its process: SystemExit({answer.code!r:.60})")
     if isinstance(answer, Exception):
         return Turn(cpu, fault=FAULT_INVALID, reason=f"raised {type(answer).__name__}: {answer}"[:300])
     if not isinstance(answer, Move):
@@ -131,10 +134,12 @@ def play_game(
     first: str = "A",
     on_move: Optional[Callable] = None,
     grace: float = DEFAULT_GRACE,
+    on_start: Optional[Callable] = None,
 ) -> GameRecord:
     """Play `board` out between player_a (side A) and player_b (B), `first` moving first,
-    each starting with its entry of `clocks` (CPU seconds). on_move(side, turn, record)
-    is called after every turn, with the record so far."""
+    each starting with its entry of `clocks` (CPU seconds). on_start(record) is called
+    before the first turn and on_move(side, turn, record) after every turn, with the
+    record so far."""
     if first not in SIDES:
         raise ValueError(f"first must be 'A' or 'B', not {first!r}")
     players = dict(zip(SIDES, (player_a, player_b)))
@@ -151,6 +156,8 @@ def play_game(
         versions=(getattr(player_a, "version", None), getattr(player_b, "version", None)),
         clock_kinds=(getattr(player_a, "clock", CPU_CLOCK), getattr(player_b, "clock", CPU_CLOCK)),
     )
+    if on_start is not None:
+        on_start(record)
     mover = first
     while not board.is_over:
         turn = take_turn(players[mover], board, record.clocks[mover], grace)
@@ -179,8 +186,28 @@ def play_game(
     else:
         winner, record.reason = decide([record.scores[s] for s in SIDES], [record.clocks[s] for s in SIDES])
         record.winner = None if winner is None else SIDES[winner]
-    record.date = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    record.date = _now()
     return record
+
+
+def lost_by_the_mover(record: GameRecord, reason: str) -> GameRecord:
+    """The game so far (`record`, as on_move last saw it) ended for the side to move, whose
+    process ended in the middle of its turn: that side loses, `reason` recorded; or, when
+    the board was already played out, the scores decide."""
+    mover = _other(record.turns[-1][0]) if record.turns else record.first
+    if record.turns and is_empty(record.turns[-1][1].grid):
+        winner, record.reason = decide([record.scores[s] for s in SIDES], [record.clocks[s] for s in SIDES])
+        record.winner = None if winner is None else SIDES[winner]
+    else:
+        record.turns.append((mover, Turn(0.0, fault=FAULT_INVALID, reason=reason)))
+        record.winner, record.fault, record.reason = _other(mover), FAULT_INVALID, reason
+    record.date = _now()
+    return record
+
+
+def _now() -> str:
+    """UTC, ISO 8601, to the second: when a game ended."""
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
 def _other(side: str) -> str:

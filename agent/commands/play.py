@@ -10,6 +10,7 @@ import json
 import math
 import os
 import random
+import stat
 import sys
 import time
 
@@ -17,6 +18,7 @@ from agent.arena.agents import files_named
 from agent.arena.command_player import CommandPlayer
 from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
+from agent.arena.records.results_file import RecordsFile, lock_records
 from agent.arena.referee import WALL_CLOCK, GameRecord, play_game
 from agent.arena.review.audit import solve_exactly
 from agent.arena.terminal.boards import LineReader, render_board
@@ -55,6 +57,9 @@ def run(args) -> int:
             return 2
         try:
             record_file = GameFile(args.out)
+        except RecordsFile.Refused as refusal:
+            print(f"fruit-rage play: --out {args.out} {refusal}", file=sys.stderr)
+            return 2
         except OSError as error:
             print(f"fruit-rage play: cannot write --out {args.out}: {error.strerror}", file=sys.stderr)
             return 1
@@ -86,19 +91,28 @@ def _play(args, agent, record_file) -> int:
 
 
 class GameFile:
-    """--out, tried before the game so that an unwritable path is refused before it. The
-    record replaces the file's contents once the game is over; an abandoned game leaves
-    the file as it was (and removes it if it was made for the game)."""
+    """--out, opened and locked before the game (as match and tournament lock theirs), so
+    that an unwritable path or a file in use is refused before it. The record replaces the
+    file's contents once the game is over; an abandoned game leaves the file as it was (and
+    removes it if it was made for the game)."""
 
     def __init__(self, path: str):
         self.path = path
         self.created = not os.path.exists(path)
-        open(path, "a", encoding="utf-8").close()
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOCTTY, 0o666)
+        self.regular = stat.S_ISREG(os.fstat(self.fd).st_mode)  # not a pipe or /dev/null
+        try:
+            if self.regular:
+                lock_records(self.fd)
+        except BaseException:
+            os.close(self.fd)
+            raise
         self.kept = False
 
     def keep(self, record: GameRecord) -> None:
-        with open(self.path, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(record.to_dict()) + "\n")
+        if self.regular:
+            os.ftruncate(self.fd, 0)
+        os.write(self.fd, (json.dumps(record.to_dict()) + "\n").encode())
         self.kept = True
 
     def close(self) -> None:
@@ -107,6 +121,7 @@ class GameFile:
                 os.unlink(self.path)
             except OSError:
                 pass  # already gone, or never a file of ours to remove
+        os.close(self.fd)
 
 
 def play_human_game(args, stdin, stdout, agent=None) -> GameRecord | None:

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 
 from agent.arena.records.reading import describe_clocks, find_game, shown_agents, starting_clocks, time_measured
 from agent.arena.terminal.boards import EMPTY_SHOWN, HIGHLIGHT_PLAIN, LineReader, fitted_board, use_colour
+from agent.arena.terminal.tables import crop
 from agent.cli_support import plural, printable
 from agent.rules import group_at, parse_move_name, remove_and_fall
 
 PROMPT = "[Enter] next, b back, a number goes to that move, q quits: "
 QUIT_WORDS = ("q", "quit", "exit")
 BACK_WORDS = ("b", "back")
+WORD_SHOWN = 20  # characters of a word that names no move echoed back
 # Lines beside the board in a step: the move and the scores after it, the prompt.
 LINES_AROUND_BOARD = 4
 LEGEND = f"Digits are fruit, {EMPTY_SHOWN} a hole; the next move's group is "
@@ -127,7 +129,15 @@ def _ask(reader: LineReader, stdout, shown: int, count: int):
             if shown > 0:
                 return shown - 1
             stdout.write("  this is the first move\n")
-        elif word.isascii() and word.isdigit() and 1 <= int(word) <= count:
-            return int(word) - 1
+        elif _move_number(word, count):
+            return _move_number(word, count) - 1
         else:
-            stdout.write(f"  {word!r} is not a move of this game: 1..{count}, b, q or Enter\n")
+            stdout.write(f"  {crop(word, WORD_SHOWN)!r} is not a move of this game: 1..{count}, b, q or Enter\n")
+
+
+def _move_number(word: str, count: int):
+    """The move (1..count) that `word` names, or 0. Digits are counted before int()
+    reads them: thousands of them are more than it takes, and name no move anyway."""
+    if word.isascii() and word.isdigit() and len(word) <= len(str(count)) and 1 <= int(word) <= count:
+        return int(word)
+    return 0

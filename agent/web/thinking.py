@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+from agent.arena.processes.parent_death import end_with_parent
 from agent.web import engine
 from agent.web.turns import ClientTurns
 
@@ -54,8 +56,8 @@ class WorkerPool:
         return ProcessPoolExecutor(
             self.workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=os.nice if self.niceness else None,
-            initargs=(self.niceness,) if self.niceness else (),
+            initializer=_worker_start,
+            initargs=(os.getpid(), self.niceness),
         )
 
     async def run(self, timeout: float | None, function, *args, client: str = ""):
@@ -99,3 +101,10 @@ class WorkerPool:
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_start(server: int, niceness: int) -> None:
+    """A worker ends with the server, even one killed outright (SIGKILL)."""
+    end_with_parent(signal.SIGKILL, server)
+    if niceness:
+        os.nice(niceness)

@@ -79,6 +79,12 @@ def test_replay_steps_back_jumps_to_a_move_and_quits(results):
     assert "Result" not in text and text.endswith(PROMPT)  # q: no newline is owed
 
 
+def test_replay_takes_a_number_of_thousands_of_digits_as_no_such_move(results):
+    done = fruit_rage("replay", results, "--game", 1, stdin_text="9" * 5000 + "\nq\n")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "is not a move of this game" in done.stdout and "9" * 100 not in done.stdout  # cropped, not echoed whole
+
+
 def test_replay_past_the_last_move_shows_the_result(results):
     record = json.loads(results.read_text().splitlines()[0])
     count = len(record["moves"])
@@ -379,6 +385,39 @@ def test_a_game_played_with_out_is_recorded_for_replay_audit_and_phases(tmp_path
         shown = fruit_rage(*command)
         assert shown.returncode == 0, (command, shown.stderr)
     assert "Move 1: A (you) plays A1" in fruit_rage("replay", out, "--delay", 0).stdout
+
+
+def test_a_partial_line_from_a_pipe_held_open_does_not_stop_the_person_s_clock(tmp_path):
+    shown = tmp_path / "shown.txt"
+    with open(shown, "wb") as stdout:
+        playing = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "agent",
+                "play",
+                "--time",
+                "1",
+                "--first",
+                "you",
+                "--size",
+                "3",
+                "--agent",
+                "greedy",
+            ],
+            cwd=PROJECT_ROOT,
+            stdin=subprocess.PIPE,
+            stdout=stdout,
+            stderr=subprocess.DEVNULL,
+        )
+    try:
+        playing.stdin.write(b"AAAA")  # no newline, and the pipe stays open as the game goes on
+        playing.stdin.flush()
+        assert playing.wait(timeout=60) == 0
+    finally:
+        playing.kill()
+        playing.stdin.close()
+    assert "you ran out of time" in shown.read_text()
 
 
 def test_replay_labels_a_person_s_time_as_wall_time_and_an_agent_s_as_cpu(tmp_path):

@@ -5,6 +5,7 @@ two commands never write the same file at once."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
@@ -213,7 +214,7 @@ def test_a_second_command_given_a_results_file_in_use_is_refused_and_leaves_it_a
     for command, option in [("match", "--out"), ("match", "--resume"), ("tournament", "--out")]:
         done = fruit_rage(command, *seconds, option, path)
         assert done.returncode == 2, (command, option, done.stderr)
-        assert f"{option} {path} is in use by another match or tournament" in done.stderr
+        assert f"{option} {path} is in use by another command" in done.stderr
     assert first.poll() is None  # the lock was tried while the first match held it
     assert first.wait(timeout=120) == 0
     lines = path.read_text().splitlines()
@@ -232,3 +233,43 @@ def test_a_record_is_written_by_one_write_of_a_whole_line(tmp_path, monkeypatch)
     out.write({"game": 1, "moves": [{"move": "A1"}] * 1000})
     out.close()
     assert len(writes) == 1 and writes[0].endswith(b"\n") and json.loads(writes[0])["game"] == 1
+
+
+def test_play_out_takes_the_lock_that_match_and_tournament_honour(tmp_path):
+    path = tmp_path / "held.jsonl"
+    path.write_text("a match's game 1\n")
+    with open(path, "a") as held:  # a match writing it holds this lock
+        fcntl.flock(held, fcntl.LOCK_EX)
+        done = fruit_rage(*PLAY_ONE_CELL, "--out", path, stdin_text="A1\n")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert f"--out {path} is in use by another command" in done.stderr
+    assert path.read_text() == "a match's game 1\n"
+
+
+def test_a_match_given_the_file_a_game_at_play_writes_is_refused(tmp_path):
+    path = tmp_path / "playing.jsonl"
+    playing = subprocess.Popen(
+        [sys.executable, "-m", "agent", *map(str, PLAY_ONE_CELL), "--out", str(path)],
+        cwd=PROJECT_ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(600):  # the file is made (and locked) before the first prompt
+            if path.exists():
+                break
+            time.sleep(0.05)
+        done = fruit_rage("match", "greedy", "random", "--games", 2, "--size", 3, "--types", 2, "--out", path)
+        assert done.returncode == 2 and f"--out {path} is in use by another command" in done.stderr, done.stderr
+        playing.stdin.write(b"A1\n")
+        playing.stdin.close()
+        assert playing.wait(timeout=60) == 0
+    finally:
+        playing.kill()
+        playing.wait()
+    assert json.loads(path.read_text())["moves"][0]["move"] == "A1"  # play's game, whole
+
+
+# A 1x1 board of one type: the person's A1 ends the game.
+PLAY_ONE_CELL = ("play", "--size", 1, "--types", 1, "--first", "you", "--agent", "greedy")

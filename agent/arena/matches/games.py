@@ -53,17 +53,43 @@ def first_mover(match_seed: int, game: int) -> str:
     return "AB"[(random.Random(match_seed).randrange(2) + game - 1) % 2]
 
 
-def play_match_game(settings: MatchSettings, game: int, factories: tuple, grace: float = DEFAULT_GRACE) -> GameRecord:
-    """Game `game` (from 1) of the match, with fresh players from the two factories."""
-    board = board_number(settings, game)
-    seed = game_seed(settings.seed, board)
-    position = None
-    if settings.positions:
-        position = (board - 1) % len(settings.positions) + 1
+def play_match_game(
+    settings: MatchSettings, game: int, factories: tuple, grace: float = DEFAULT_GRACE, on_start=None, on_move=None
+) -> GameRecord:
+    """Game `game` (from 1) of the match, with fresh players from the two factories;
+    on_start and on_move as play_game calls them."""
+    board, position = board_number(settings, game), _position(settings, game)
+    if position is not None:
         start = settings.positions[position - 1]
     else:
-        start = Board.random(seed, settings.size, settings.types)
+        start = Board.random(game_seed(settings.seed, board), settings.size, settings.types)
     record = play_game(
-        factories[0](), factories[1](), start, settings.clocks, first_mover(settings.seed, game), grace=grace
+        factories[0](),
+        factories[1](),
+        start,
+        settings.clocks,
+        first_mover(settings.seed, game),
+        grace=grace,
+        on_start=on_start,
+        on_move=on_move,
     )
-    return replace(record, game=game, seed=seed, pair=board if settings.paired else None, position=position)
+    return in_match(record, settings, game)
+
+
+def in_match(record: GameRecord, settings: MatchSettings, game: int) -> GameRecord:
+    """`record` as game `game` of the match: its number, seed, pair and position."""
+    board = board_number(settings, game)
+    return replace(
+        record,
+        game=game,
+        seed=game_seed(settings.seed, board),
+        pair=board if settings.paired else None,
+        position=_position(settings, game),
+    )
+
+
+def _position(settings: MatchSettings, game: int) -> Optional[int]:
+    """Which of the match's given positions game `game` starts from (from 1), if any."""
+    if not settings.positions:
+        return None
+    return (board_number(settings, game) - 1) % len(settings.positions) + 1

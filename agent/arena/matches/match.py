@@ -3,26 +3,22 @@ board twice), first player alternating, run one or several at a time.
 
 Players come from factories (callables with no arguments), one fresh player per game.
 Games whose players are all programs (CommandPlayer) run in threads: each move is its own
-process anyway. A game with an in-process player runs in a process of its own (a pool of
-`jobs` processes), so that the CPU time it is charged is its own: factories must then be
-picklable (classes, module-level functions, functools.partial of those)."""
+process anyway. A game with an in-process player runs in a process of its own, `jobs` at
+a time (game_processes), so that the CPU time it is charged is its own and a player that
+ends its process loses its game, not the match; where processes are spawned, not forked,
+factories must be picklable (classes, module-level functions, functools.partial of
+those)."""
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.util
-import os
-import queue
-import signal
-import threading
-import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
 
 from agent.arena.command_player import stop_shared_runners
+from agent.arena.matches.game_processes import run_games_in_processes
 from agent.arena.matches.games import MatchSettings, play_match_game
-from agent.arena.processes.stop_signals import INTERRUPTING, STOP_SIGNALS, ignore_signals, raise_lost_stop, signals_held
+from agent.arena.processes.stop_signals import raise_lost_stop
 from agent.arena.referee import DEFAULT_GRACE, GameRecord
 
 
@@ -86,6 +82,8 @@ def run_match(
         from agent.arena.matches.cluster import run_on_cluster
 
         run_on_cluster(cluster, settings, factories, grace, numbers, finished)
+    elif not all(_charges_itself(factory) for factory in factories):
+        run_games_in_processes(settings, factories, max(jobs, 1), grace, numbers, finished)
     elif jobs <= 1:
         try:
             for game in numbers:
@@ -95,10 +93,8 @@ def run_match(
         except BaseException:
             stop_shared_runners()
             raise
-    elif all(_charges_itself(factory) for factory in factories):
-        _run_in_threads(settings, factories, jobs, grace, numbers, finished)
     else:
-        _run_in_processes(settings, factories, jobs, grace, numbers, finished)
+        _run_in_threads(settings, factories, jobs, grace, numbers, finished)
     stop_shared_runners(kill=False)  # the match's folders go with it
     records.sort(key=lambda record: record.game)
     return MatchResult(settings, records)
@@ -145,101 +141,3 @@ def _stop_games(running: set) -> None:
     while running:
         stop_shared_runners()
         _, running = wait(running, timeout=0.2)
-
-
-def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> None:
-    """One game per worker process at a time; results come back through a queue that the
-    main thread waits on in short steps, so that Ctrl-C reaches it at once."""
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    results = queue.Queue()
-    with signals_held():  # a signal then comes after the forks, not in a hook they run; see _worker_start
-        pool = context.Pool(jobs, initializer=_worker_start)
-    try:
-        pending = 0
-        while True:
-            for game in numbers:
-                pool.apply_async(
-                    play_match_game,
-                    (settings, game, factories, grace),
-                    callback=lambda record: results.put((record, None)),
-                    error_callback=lambda error: results.put((None, error)),
-                )
-                pending += 1
-                if pending == jobs:
-                    break
-            if not pending:
-                break
-            while True:
-                try:
-                    record, error = results.get(timeout=0.2)
-                    break
-                except queue.Empty:
-                    raise_lost_stop()
-            pending -= 1
-            if error is not None:
-                raise error
-            if not finished(record):
-                break
-        pool.close()
-    finally:
-        _stop_pool(pool)
-
-
-# Seconds a worker has to end its game after the pool's SIGTERM before it is killed, and
-# how often the SIGTERM is sent again meanwhile.
-WORKER_STOP_GRACE = 10.0
-SIGTERM_REPEAT = 0.5
-
-
-def _stop_pool(pool) -> None:
-    """Terminate the pool: SIGTERM, so each worker ends its game and removes its folders
-    (see _worker_start). A worker the signal cannot stop would keep terminate() waiting
-    forever: an idle one the signal reached just before it blocked on the task queue's
-    lock, where Python never runs the handler, and one whose player set SIGTERM ignored.
-    The first ends on a repeated SIGTERM, the second is killed after WORKER_STOP_GRACE."""
-    stopped = threading.Event()
-    threading.Thread(target=_press_workers, args=(pool, stopped), daemon=True).start()
-    try:
-        pool.terminate()
-        pool.join()
-    finally:
-        stopped.set()
-
-
-def _press_workers(pool, stopped: threading.Event) -> None:
-    # A worker that already runs its handler ignores the repeats (see _worker_stop).
-    deadline = time.monotonic() + WORKER_STOP_GRACE
-    while not stopped.wait(SIGTERM_REPEAT):
-        late = time.monotonic() >= deadline
-        for worker in list(pool._pool):  # the pool's worker processes; there is no public accessor
-            if worker.exitcode is None and late:
-                worker.kill()
-            elif worker.exitcode is None:
-                worker.terminate()
-
-
-def _worker_start() -> None:
-    """In a match's worker process. A session of its own: the signals sent to the match's
-    whole process group (Ctrl-C at a terminal, `timeout`) are the parent's to handle; a
-    worker that died of one by itself would be replaced by the pool, or leave the pool's
-    queue locked. The parent's terminate (SIGTERM) ends the worker: its game unwinds, its
-    move killed and that move's folder removed, and as it exits its match folders go too.
-    The handler itself cleans nothing: it may have cut into code that holds a runner's
-    lock. The worker starts with these signals blocked (see _run_in_processes): a stop
-    before its handlers are set waits for them."""
-    os.setsid()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for number in STOP_SIGNALS:
-        signal.signal(number, _worker_stop)
-    multiprocessing.util.Finalize(None, _worker_exit, exitpriority=0)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTING)
-
-
-def _worker_stop(signum, frame) -> None:
-    ignore_signals(STOP_SIGNALS)  # a second one would break off the unwinding
-    raise SystemExit(128 + signum)
-
-
-def _worker_exit() -> None:
-    ignore_signals(STOP_SIGNALS)
-    stop_shared_runners()

@@ -8,7 +8,7 @@ import os
 import sys
 
 from agent.arena.player_specs import PlayerSpec
-from agent.cli_support import plural
+from agent.cli_support import plural, printable
 
 
 class Refused(Exception):
@@ -28,7 +28,7 @@ def prepare(args, labels, params=()) -> tuple:
         try:
             spec.check()  # a command that surely cannot run, or a relative path in it
         except ValueError as error:
-            raise Refused(str(error), 2) from None
+            raise Refused(printable(error), 2) from None  # a player's own text: escaped
     positions = None
     if args.positions:
         from agent.arena.matches.positions import load_positions

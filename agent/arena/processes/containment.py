@@ -128,12 +128,13 @@ class RunningMove:
 _MOVE_CGROUP = re.compile(r"fruit-rage-move-(\d+)-\d+")  # the referee's pid, the move's number
 
 
-def end_orphaned_cgroups(parent: str) -> None:
-    """Kill and remove the moves' cgroups whose referee is gone: killed outright (SIGKILL),
-    it could not end its moves, which would otherwise run on."""
+def end_orphaned_cgroups(parent: str, referee: Optional[int] = None) -> None:
+    """Kill and remove the moves' cgroups whose referee is gone (`referee`'s only, when
+    given, gone or not): killed outright (SIGKILL), it could not end its moves, which
+    would otherwise run on."""
     for name in os.listdir(parent):
         match = _MOVE_CGROUP.fullmatch(name)
-        if match is None or _alive(int(match.group(1))):
+        if match is None or not orphaned(int(match.group(1)), referee):
             continue
         folder = os.path.join(parent, name)
         try:
@@ -146,7 +147,14 @@ def end_orphaned_cgroups(parent: str) -> None:
             time.sleep(0.01)
 
 
-def _alive(pid: int) -> bool:
+def orphaned(owner: int, referee: Optional[int]) -> bool:
+    """Whether what referee `owner` made is to be removed: it is `referee`, or when that is
+    None, it no longer runs."""
+    return owner == referee if referee is not None else not process_alive(owner)
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process `pid` exists (a zombie too), ours or not."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

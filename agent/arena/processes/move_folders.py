@@ -10,17 +10,23 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import secrets
 import stat
 import tempfile
 import threading
 from typing import Optional
 
+from agent.arena.processes.containment import orphaned
 from agent.arena.processes.stop_signals import signals_held
 
 OUTPUT_LIMIT = 100_000  # bytes of output.txt read: a 26x26 answer is under 1 kB
 SHARED_SIDE = "shared"  # the side of moves run without one
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+
+
+MATCH_FOLDER_PREFIX = "fruit-rage-match-"  # then the referee's pid: what a sweep goes by
+_MATCH_FOLDER = re.compile(re.escape(MATCH_FOLDER_PREFIX) + r"(\d+)-[^/]+")
 
 
 class FolderFailed(Exception):
@@ -62,7 +68,7 @@ class MatchFolders:
         # it unknown, and so behind (as would one while Python first probes TMPDIR).
         with signals_held():
             try:
-                path = tempfile.mkdtemp(prefix="fruit-rage-match-")
+                path = tempfile.mkdtemp(prefix=f"{MATCH_FOLDER_PREFIX}{os.getpid()}-")
             except OSError as error:  # no filename: no usable temporary folder at all
                 where = f" in {os.path.dirname(error.filename)}" if error.filename else ""
                 raise FolderFailed(f"cannot make a folder for a move{where}: {error.strerror}") from None
@@ -163,6 +169,31 @@ class MoveFolder:
         if self.fd is not None:
             remove_folder(self.fd, self.side_fd, self.name)
             self.fd = None
+
+
+def remove_orphaned_match_folders(where: str, referee: Optional[int] = None) -> None:
+    """Remove the match folders in `where` (the temporary folder) whose referee is gone
+    (`referee`'s only, when given, gone or not): killed outright, it removed none. Only
+    folders of ours: anyone may put a folder of that name in /tmp."""
+    try:
+        where_fd = os.open(where, _DIRECTORY)
+    except OSError:
+        return
+    try:
+        for name in os.listdir(where_fd):
+            match = _MATCH_FOLDER.fullmatch(name)
+            if match is None or not orphaned(int(match.group(1)), referee):
+                continue
+            try:
+                fd = os.open(name, _DIRECTORY, dir_fd=where_fd)
+            except OSError:  # a link, a file, or gone meanwhile
+                continue
+            if os.fstat(fd).st_uid == os.geteuid():
+                remove_folder(fd, where_fd, name)
+            else:
+                os.close(fd)
+    finally:
+        os.close(where_fd)
 
 
 def remove_folder(fd: int, parent, name: str) -> None:

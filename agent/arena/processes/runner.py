@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from agent.arena.processes.containment import ContainmentFailed, Start, pick_containment
+from agent.arena.processes.leftovers import watch_this_process
 from agent.arena.processes.move_folders import SHARED_SIDE, FolderFailed, MatchFolders
 from agent.arena.processes.side_users import SideUsers
 from agent.arena.processes.stop_signals import raise_lost_stop
@@ -117,6 +118,7 @@ class MoveRunner:
     def _run(self, command, shell: bool, input_text: str, time_left: float, env, side) -> ProcessRun:
         side = SHARED_SIDE if side is None else side
         user = self._users.of(side) if self._users else None
+        watch_this_process()  # from the first move on, its folders and cgroups go with this process
         try:
             folder = self._folders.new_move(side, user, input_text)
             try:

@@ -7,7 +7,9 @@ from __future__ import annotations
 import grp
 import os
 import pwd
+import subprocess
 import threading
+from typing import Optional
 
 # Far above the accounts (1000...) and the usual container ranges from 100000; each
 # referee process starts at its own place so that two running at once rarely meet.
@@ -29,6 +31,38 @@ class SideUsers:
             if side not in self._ids:
                 self._ids[side] = (_free_id(),) * 2
             return self._ids[side]
+
+
+# Wall seconds the interpreter's trial run may take (a loaded machine's start-up).
+TRIAL_LIMIT = 60.0
+
+
+def python_problem(python: str, env: Optional[dict]) -> str:
+    """Why a side's own user (no groups, so what "others" may) cannot run this project
+    with `python` in `env`, or "": tried for real, importing the package. An interpreter
+    or package under a folder only we may enter (/root) fails so."""
+    user = _free_id()
+    try:
+        done = subprocess.run(
+            [python, "-c", "import agent"],
+            env=env,
+            cwd="/",
+            user=user,
+            group=user,
+            extra_groups=[],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            timeout=TRIAL_LIMIT,
+        )
+    except OSError as error:
+        return f"{python}: {error.strerror}"
+    except subprocess.TimeoutExpired:
+        return ""  # slow, not refused: the games will tell
+    if done.returncode == 0:
+        return ""
+    lines = done.stderr.decode(errors="replace").strip().splitlines()
+    return lines[-1] if lines else f"{python} -c 'import agent' exited with {done.returncode}"
 
 
 def _free_id() -> int:

@@ -22,6 +22,12 @@ import threading
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 INTERRUPTING = (signal.SIGINT, *STOP_SIGNALS)
 
+
+class Stopping(SystemExit):
+    """Raised by a game process's stop handler: the referee ends the game. A SystemExit of
+    its own kind, so that it is never taken for a player that tried to end its process."""
+
+
 _stop_pending = False  # a stop signal came; cleared when its KeyboardInterrupt is raised again
 
 

@@ -1,5 +1,5 @@
-"""The results file of `match --out` / `--resume` and `tournament --out`: held by one
-command at a time, and written a whole line at a time."""
+"""The results file of `match --out` / `--resume`, `tournament --out` and `play --out`:
+held by one command at a time, and written a whole line at a time."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ class RecordsFile:
             if resume and not regular:  # put there since the check
                 raise RecordsFile.Refused("is not a regular file")
             if regular:
-                _lock(self.fd)
+                lock_records(self.fd)
             if resume:
                 os.set_blocking(self.fd, True)
             elif regular:
@@ -74,10 +74,12 @@ def _check_regular(path: str) -> None:
         raise RecordsFile.Refused("is a folder" if stat.S_ISDIR(mode) else "is not a regular file")
 
 
-def _lock(fd: int) -> None:
+def lock_records(fd: int) -> None:
+    """Hold the records file open as `fd` for this command's life: RecordsFile.Refused when
+    another command (every writer of records takes this lock) holds it."""
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as error:
         if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-            raise RecordsFile.Refused("is in use by another match or tournament") from None
+            raise RecordsFile.Refused("is in use by another command (a match, tournament or play)") from None
         # else a file system without locks (ENOLCK): the file is written unlocked

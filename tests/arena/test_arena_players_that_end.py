@@ -1,0 +1,151 @@
+"""Python players that end their process (sys.exit, os._exit, SIGKILL from outside) or
+cannot be made: the game is lost with the reason recorded, the match, tournament and
+tuning run go on to their table, and nothing is left in TMPDIR."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from copy import deepcopy
+
+import pytest
+from paths import PROJECT_ROOT
+
+from agent import Board, GreedyPlayer
+from agent.arena.referee import lost_by_the_mover, play_game
+
+PLAYERS = textwrap.dedent(
+    """
+    import os, signal, sys
+    from agent.players import GreedyPlayer
+
+    class Ender(GreedyPlayer):
+        name = "ender"
+        def __init__(self, how):
+            self.how = how
+        def choose(self, board, clock_left):
+            if self.how == "exit":
+                sys.exit(0)
+            if self.how == "os_exit":
+                os._exit(3)
+            marker = os.environ["KILLED_ONCE"]  # SIGKILL its own process, in one game only
+            if not os.path.exists(marker):
+                open(marker, "w").close()
+                os.kill(os.getpid(), signal.SIGKILL)
+            return super().choose(board, clock_left)
+
+    def exits():
+        return Ender("exit")
+
+    def os_exits():
+        return Ender("os_exit")
+
+    def killed_once():
+        return Ender("kill")
+
+    def boom():
+        raise RuntimeError("boom\\x1b[2J")
+    """
+)
+
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "enders.py").write_text(PLAYERS)
+    (tmp_path / "tmp").mkdir()
+    return tmp_path
+
+
+def run_in(folder, *args):
+    """`fruit-rage ARGS` in `folder` (where py:enders is found), its TMPDIR a folder of its own."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
+        "TMPDIR": str(folder / "tmp"),
+        "KILLED_ONCE": str(folder / "killed"),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "agent", *map(str, args)],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+GAMES = ("--games", 2, "--size", 3, "--types", 2, "--time", 30)
+
+
+@pytest.mark.parametrize(
+    "player, jobs, reason",
+    [
+        ("exits", 1, "tried to end its process: SystemExit(0)"),
+        ("os_exits", 1, "its process ended during its move (exit code 3)"),
+        ("os_exits", 2, "its process ended during its move (exit code 3)"),
+    ],
+)
+def test_a_player_that_ends_its_process_loses_its_games_and_the_match_ends_with_its_table(folder, player, jobs, reason):
+    out = folder / "games.jsonl"
+    done = run_in(folder, "match", f"py:enders:{player}", "greedy", *GAMES, "--jobs", jobs, "--out", out)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "W-L-D" in done.stdout and "0-2-0" in done.stdout
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(record["game"] for record in records) == [1, 2]
+    assert all(record["winner"] == "B" and record["reason"] == reason for record in records)
+    assert os.listdir(folder / "tmp") == []  # greedy's match folders went with the processes that made them
+    assert run_in(folder, "replay", out, "--game", 2, "--delay", 0).returncode == 0  # records that read back
+
+
+def test_a_game_whose_process_is_killed_is_played_again_on_a_fresh_one(folder):
+    out = folder / "games.jsonl"
+    done = run_in(folder, "match", "py:enders:killed_once", "greedy", *GAMES, "--jobs", 2, "--out", out)
+    assert done.returncode == 0 and "W-L-D" in done.stdout, done.stderr
+    assert (folder / "killed").exists()
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(record["game"] for record in records) == [1, 2]  # each once
+    assert not any("process ended" in record["reason"] for record in records)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("tournament", "py:enders:os_exits", "greedy", "random", "--games", 2, "--size", 3, "--types", 2),
+        ("tune", "py:enders:os_exits", "greedy", "--games", 2, "--size", 3, "--types", 2, "--jobs", 2),
+    ],
+    ids=["tournament", "tune"],
+)
+def test_tournament_and_tune_go_on_past_a_player_that_ends_its_process(folder, command):
+    done = run_in(folder, *command)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.count("\n") > 3  # its table or verdict, not just the header
+    assert os.listdir(folder / "tmp") == []
+
+
+def test_a_player_that_exits_at_import_or_whose_factory_fails_is_refused_with_its_message_escaped(folder):
+    (folder / "exits_at_import.py").write_text("raise SystemExit(3)\n")
+    done = run_in(folder, "match", "py:exits_at_import:player", "greedy", *GAMES)
+    assert done.returncode == 2 and "importing exits_at_import raised SystemExit: 3" in done.stderr, done.stderr
+    done = run_in(folder, "match", "py:enders:boom", "greedy", *GAMES)
+    assert done.returncode == 2 and "raised RuntimeError: boom\\x1b[2J" in done.stderr
+    assert "\x1b" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_game_cut_short_is_lost_by_the_side_to_move_unless_the_board_was_already_played_out():
+    starts = []
+    whole = play_game(
+        GreedyPlayer(), GreedyPlayer(), Board.random(3, 4, 3), first="B", on_start=lambda r: starts.append(deepcopy(r))
+    )
+    cut = starts[0]
+    cut.turns = whole.turns[:1]  # B moved, then the worker died in A's turn
+    lost = lost_by_the_mover(cut, "its process ended during its move (exit code 3)")
+    assert lost.winner == "B" and lost.fault == "invalid" and lost.turns[-1][0] == "A" and lost.date
+    assert lost.reason == "its process ended during its move (exit code 3)" == lost.turns[-1][1].reason
+    played_out = deepcopy(whole)
+    played_out.winner, played_out.reason = None, ""  # every move made, the record not yet sent
+    lost_by_the_mover(played_out, "its process ended during its move (exit code 3)")
+    assert played_out.fault is None and len(played_out.turns) == len(whole.turns)
+    assert (played_out.winner, played_out.reason) == (whole.winner, whole.reason)

@@ -1,0 +1,106 @@
+"""A referee killed outright (SIGKILL) in the middle of a move: the move's processes die
+with it, and its match folder goes, without waiting for the next command."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+from arena_helpers import gone, processes_running
+from containment_helpers import CONTAINMENTS
+from paths import PROJECT_ROOT
+
+from agent.arena.processes.leftovers import remove_leftovers
+
+# Says it runs (the marker file), then spins, and so does a child in a session of its own.
+SPINNER = textwrap.dedent(
+    """
+    import os, sys
+    open(sys.argv[1], "w").close()
+    if os.fork() == 0:
+        os.setsid()
+    while True:
+        pass
+    """
+)
+
+
+def test_the_moves_of_a_referee_killed_mid_move_die_and_its_folder_goes(tmp_path):
+    script, marker, temporary = tmp_path / "spinner.py", tmp_path / "running", tmp_path / "tmp"
+    script.write_text(SPINNER)
+    temporary.mkdir()
+    referee = subprocess.Popen(
+        [sys.executable, "-m", "agent", "match", f"{sys.executable} {script} {marker}", "greedy"]
+        + ["--games", "1", "--size", "3", "--types", "2", "--time", "30"],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    assert_killed_mid_move_leaves_nothing(referee, script, marker, temporary)
+
+
+def assert_killed_mid_move_leaves_nothing(referee, script, marker, temporary) -> None:
+    """SIGKILL `referee` once its move runs; then the move (and its child) must go, and
+    the match folder in `temporary`, within a few seconds."""
+    try:
+        for _ in range(600):
+            if marker.exists() or referee.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert marker.exists(), "the spinner never ran"
+        referee.kill()
+        referee.wait()
+        assert gone(str(script)), "the move still runs"
+        for _ in range(100):
+            if not os.listdir(temporary):
+                break
+            time.sleep(0.05)
+        assert os.listdir(temporary) == []
+    finally:
+        for pid in processes_running(str(script)):
+            os.kill(int(pid), signal.SIGKILL)
+
+
+# A referee of one move, held by the named containment.
+RUNNER = textwrap.dedent(
+    """
+    import sys
+    from agent.arena.processes.runner import MoveRunner
+    from agent.gamefile import format_input
+    MoveRunner(containment=sys.argv[1]).run(sys.argv[2], True, format_input(("00", "11"), 2, 30.0), 30.0)
+    """
+)
+
+
+@pytest.mark.parametrize("containment", CONTAINMENTS)
+def test_under_either_containment_a_killed_referee_s_move_dies_and_its_folder_goes(tmp_path, containment):
+    script, marker, temporary = tmp_path / "spinner.py", tmp_path / "running", tmp_path / "tmp"
+    script.write_text(SPINNER)
+    temporary.mkdir()
+    referee = subprocess.Popen(
+        [sys.executable, "-c", RUNNER, containment, f"{sys.executable} {script} {marker}"],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, "TMPDIR": str(temporary)},
+    )
+    assert_killed_mid_move_leaves_nothing(referee, script, marker, temporary)
+
+
+def test_a_sweep_removes_the_match_folders_of_referees_gone_and_no_others(tmp_path, monkeypatch):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)  # read TMPDIR again
+    gone_pid = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = tmp_path / f"fruit-rage-match-{int(gone_pid.stdout)}-abc"
+    (dead / "A" / "move-1").mkdir(parents=True)
+    (dead / "A" / "move-1" / "input.txt").write_text("3\n")
+    alive = tmp_path / f"fruit-rage-match-{os.getpid()}-def"
+    alive.mkdir()
+    other = tmp_path / "fruit-rage-match-notapid"
+    other.mkdir()
+    remove_leftovers()
+    assert sorted(os.listdir(tmp_path)) == sorted([alive.name, other.name])
