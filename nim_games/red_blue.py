@@ -29,8 +29,7 @@ import sys
 import textwrap
 from typing import Iterator, NamedTuple, Optional
 
-from agent.cli_support import EXIT_CODES, plural
-from nim_games.console import play_to_the_end
+from nim_games.console import EXIT_CODES, play_to_the_end, plural
 from nim_games.minimax import search
 
 RULES = ("classic", "free")
