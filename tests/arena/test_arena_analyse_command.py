@@ -3,7 +3,6 @@ side, one JSON object per game with --json, and the usual refusals and exit code
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import signal
@@ -17,7 +16,6 @@ from paths import PROJECT_ROOT
 
 from agent.arena.records.reading import read_records
 from agent.arena.review.analysis import LABELS
-from agent.commands.analyse import Progress
 
 NODES = "20000"  # a small budget: quick, and enough to tell the moves apart
 MOVE_LINE = re.compile(r"^ *(\d+)  ([AB]) +(\S+) +(\d+)  (\S+) +([-+]\d+)[* ] +([-+]\d+)[* ] +(\d+)  (\w+)$")
@@ -110,18 +108,3 @@ def test_ctrl_c_ends_it_with_130(match_12x12):
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert err.strip().endswith("fruit-rage analyse: interrupted") and "Traceback" not in err
-
-
-class Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-def test_progress_shows_on_a_terminal_only_and_is_cleared():
-    terminal = Terminal()
-    progress = Progress(terminal)
-    progress.reporter(3)(5, 40)
-    assert terminal.getvalue() == "\ranalysing game 3: 5 of 40 positions"
-    progress.clear()
-    assert terminal.getvalue().endswith("\r\x1b[K") and not progress.shown
-    assert Progress(io.StringIO()).reporter(1) is None

@@ -9,6 +9,7 @@ picklable (classes, module-level functions, functools.partial of those)."""
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import multiprocessing.util
 import os
@@ -85,7 +86,7 @@ def run_match(
     if cluster is not None:
         from agent.arena.matches.cluster import run_on_cluster
 
-        run_on_cluster(cluster, settings, factories, grace, numbers, finished)
+        run_on_cluster(cluster, _game_calls(settings, factories, grace, numbers), lambda _, record: finished(record))
     elif jobs <= 1:
         try:
             for game in numbers:
@@ -98,10 +99,16 @@ def run_match(
     elif all(_charges_itself(factory) for factory in factories):
         _run_in_threads(settings, factories, jobs, grace, numbers, finished)
     else:
-        _run_in_processes(settings, factories, jobs, grace, numbers, finished)
+        run_in_processes(_game_calls(settings, factories, grace, numbers), jobs, lambda _, record: finished(record))
     stop_shared_runners(kill=False)  # the match's folders go with it
     records.sort(key=lambda record: record.game)
     return MatchResult(settings, records)
+
+
+def _game_calls(settings, factories, grace, numbers):
+    """(game number, function, arguments) of each game of `numbers`, for run_in_processes
+    and the cluster."""
+    return ((game, play_match_game, (settings, game, factories, grace)) for game in numbers)
 
 
 def _charges_itself(factory) -> bool:
@@ -147,9 +154,12 @@ def _stop_games(running: set) -> None:
         _, running = wait(running, timeout=0.2)
 
 
-def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> None:
-    """One game per worker process at a time; results come back through a queue that the
-    main thread waits on in short steps, so that Ctrl-C reaches it at once."""
+def run_in_processes(calls, jobs: int, finished) -> None:
+    """Run `calls`, (game number, function, arguments) for each game, in `jobs` worker
+    processes, one game per process at a time, handing each game's number and result to
+    `finished` as it comes; stop when it returns False. The function must be picklable (a
+    module-level one). Results come back through a queue that the main thread waits on in
+    short steps, so that Ctrl-C reaches it at once."""
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     results = queue.Queue()
     with signals_held():  # a signal then comes after the forks, not in a hook they run; see _worker_start
@@ -157,12 +167,12 @@ def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> No
     try:
         pending = 0
         while True:
-            for game in numbers:
+            for game, function, arguments in calls:
                 pool.apply_async(
-                    play_match_game,
-                    (settings, game, factories, grace),
-                    callback=lambda record: results.put((record, None)),
-                    error_callback=lambda error: results.put((None, error)),
+                    function,
+                    arguments,
+                    callback=functools.partial(_put_result, results, game),
+                    error_callback=functools.partial(_put_error, results),
                 )
                 pending += 1
                 if pending == jobs:
@@ -171,18 +181,26 @@ def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> No
                 break
             while True:
                 try:
-                    record, error = results.get(timeout=0.2)
+                    game, result, error = results.get(timeout=0.2)
                     break
                 except queue.Empty:
                     raise_lost_stop()
             pending -= 1
             if error is not None:
                 raise error
-            if not finished(record):
+            if not finished(game, result):
                 break
         pool.close()
     finally:
         _stop_pool(pool)
+
+
+def _put_result(results: queue.Queue, game: int, result) -> None:
+    results.put((game, result, None))
+
+
+def _put_error(results: queue.Queue, error: BaseException) -> None:
+    results.put((None, None, error))
 
 
 # Seconds a worker has to end its game after the pool's SIGTERM before it is killed, and
@@ -225,7 +243,7 @@ def _worker_start() -> None:
     queue locked. The parent's terminate (SIGTERM) ends the worker: its game unwinds, its
     move killed and that move's folder removed, and as it exits its match folders go too.
     The handler itself cleans nothing: it may have cut into code that holds a runner's
-    lock. The worker starts with these signals blocked (see _run_in_processes): a stop
+    lock. The worker starts with these signals blocked (see run_in_processes): a stop
     before its handlers are set waits for them."""
     os.setsid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
