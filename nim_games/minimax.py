@@ -5,6 +5,7 @@ about it. Values are always from the side of the player to move (negamax), so a 
 has to say what a finished position is worth to whoever would move next.
 
 Options:
+
 - `depth`: search at most this many plies (None = to the end of the game); positions cut
   off there are scored by the `evaluate` function (also from the mover's side).
 - `tt`: a dict used as a transposition table; pass the same dict again to reuse what an
@@ -21,7 +22,9 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Generic, Hashable, Iterable, Optional, Protocol, TypeVar
 
+#: A position of a game: hashable, the transposition table's key.
 State = TypeVar("State", bound=Hashable)
+#: A move of a game, whatever the game makes it.
 Move = TypeVar("Move")
 
 

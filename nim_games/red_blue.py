@@ -1,6 +1,7 @@
 """Red-Blue Nim: two piles of marbles, a human against a minimax computer player.
 
 Rule sets (as the original assignment states them):
+
 - classic (default): a move takes 1 or 2 marbles from one pile. A player who starts a turn
   with a pile empty loses (standard) or wins (misère) 2 points per red and 3 per blue left.
 - free: a move takes r >= 0 red and b >= 0 blue marbles, r + b >= 1. The game ends when
@@ -9,6 +10,7 @@ Rule sets (as the original assignment states them):
   the default.
 
 Values, always for the player to move:
+
 - classic: the points won (+) or lost (-) at the end of the game.
 - free: a win is worth WIN minus the number of moves the whole game took, a loss the
   negative of that, so the computer wins as fast and loses as slowly as it can. The
@@ -29,8 +31,7 @@ import sys
 import textwrap
 from typing import Iterator, NamedTuple, Optional
 
-from agent.cli_support import EXIT_CODES, plural
-from nim_games.console import play_to_the_end
+from nim_games.console import EXIT_CODES, play_to_the_end, plural
 from nim_games.minimax import search
 
 RULES = ("classic", "free")

@@ -17,8 +17,7 @@ import random
 import sys
 from typing import Iterator, NamedTuple, Optional, Sequence
 
-from agent.cli_support import EXIT_CODES
-from nim_games.console import play_to_the_end
+from nim_games.console import EXIT_CODES, play_to_the_end
 from nim_games.minimax import search
 
 EMPTY = "."

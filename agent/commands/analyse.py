@@ -1,15 +1,21 @@
-"""`fruit-rage analyse GAMES.jsonl [--game N] [--nodes K] [--json]`: every move of recorded
-games against the best move the agent finds (agent/arena/review/analysis.py), a labelled line
-per move and a summary per side, or with --json one JSON object per game."""
+"""`fruit-rage analyse GAMES.jsonl [--game N] [--nodes K] [--json] [--jobs N | --cluster
+tcp://HOST:PORT]`: every move of recorded games against the best move the agent finds
+(agent/arena/review/analysis.py), a labelled line per move and a summary per side, or with
+--json one JSON object per game; the games in file order whatever --jobs is."""
 
 from __future__ import annotations
 
 import json
 import sys
 
+from agent.arena.matches.cluster import ClusterError
+from agent.arena.matches.preflight import warn_of_jobs
+from agent.arena.matches.reviews import review_games
+from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.reading import read_records, shown_agents
 from agent.arena.review.analysis import DEFAULT_NODES, EXACT_MARK, THRESHOLDS_TEXT, analyse_game
-from agent.cli_support import LineProgress, interrupted, plural, printable
+from agent.cli_support import interrupted, plural, printable
+from agent.commands.match import Progress
 
 PROGRAM = "fruit-rage analyse"
 DESCRIPTION = (
@@ -25,6 +31,7 @@ HEADER = " move  side  played  points  best  best value  played value  lost  lab
 
 def add_arguments(parser) -> None:
     from agent.cli_support import number
+    from agent.commands.cli import add_parallel_options
 
     parser.add_argument("results", metavar="GAMES.jsonl", help="a results .jsonl file written by match --out")
     parser.add_argument("--game", type=number(int, 1), default=None, help="only this game, >= 1 (default: all)")
@@ -36,6 +43,7 @@ def add_arguments(parser) -> None:
         "more is slower and sees further",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object per game instead of the table")
+    add_parallel_options(parser, "analyse")
 
 
 def run(args) -> int:
@@ -47,22 +55,36 @@ def run(args) -> int:
     if not records:
         print(f"{PROGRAM}: {args.results} holds no games", file=sys.stderr)
         return 2
-    progress = LineProgress(sys.stderr)
+    warn_of_jobs(args, "analyse")
+    progress = review_progress(len(records))
+
+    def finished(record: dict, analysis) -> None:
+        print(json.dumps(analysis.to_dict()) if args.json else report(analysis, record), flush=True)
+        progress.update(record)
+
     try:
-        for record in records:
-            analysis = analyse_game(record, args.nodes, progress.reporter(f"analysing game {record['game']}"))
-            progress.clear()
-            if args.json:
-                print(json.dumps(analysis.to_dict()), flush=True)
-            else:
-                print(report(analysis, record), flush=True)
+        with stop_signals_interrupt():  # SIGTERM, SIGHUP: as Ctrl-C
+            review_games(analyse_game, records, (args.nodes,), finished, jobs=args.jobs, cluster=args.cluster)
     except KeyboardInterrupt:
-        return interrupted(PROGRAM, mid_line=progress.shown)
+        progress.close()
+        return interrupted(PROGRAM)
     except MemoryError as error:  # no room for a search's table or move lists
-        progress.clear()
+        progress.close()
         print(f"{PROGRAM}: out of memory ({error})", file=sys.stderr)
         return 1
+    except ClusterError as error:
+        progress.close()
+        print(f"{PROGRAM}: {error}; analysis stopped", file=sys.stderr)
+        return 1
+    progress.close()
     return 0
+
+
+def review_progress(games: int) -> Progress:
+    """The match's progress line, games done and the time they take, on stderr when it is
+    a terminal (nothing otherwise: the output is the same whatever --jobs is)."""
+    terminal = sys.stderr is not None and sys.stderr.isatty()
+    return Progress(games, sys.stderr if terminal else None, sides=False)
 
 
 def report(analysis, record: dict) -> str:

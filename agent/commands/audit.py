@@ -1,30 +1,54 @@
-"""`fruit-rage audit RESULTS [--game K] [--seconds S]`: the endgame audit (agent/arena/review/audit.py)
-of games recorded by `match --out`, one report per game as it is done, then a summary."""
+"""`fruit-rage audit RESULTS [--game K] [--seconds S] [--jobs N | --cluster tcp://HOST:PORT]`:
+the endgame audit (agent/arena/review/audit.py) of games recorded by `match --out`, one
+report per game in game order as it is done, then a summary."""
 
 from __future__ import annotations
 
 import sys
 
+from agent.arena.matches.cluster import ClusterError
+from agent.arena.matches.preflight import warn_of_jobs
+from agent.arena.matches.reviews import review_games
+from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.reading import read_records, shown_agents
 from agent.arena.review.audit import audit_game
-from agent.cli_support import plural, printable
+from agent.cli_support import interrupted, plural, printable
+from agent.commands.analyse import review_progress
+
+PROGRAM = "fruit-rage audit"
 
 
 def run(args) -> int:
     try:
-        records = read_records(args.results, args.game, "fruit-rage audit")  # checked: every move replays
+        records = read_records(args.results, args.game, PROGRAM)  # checked: every move replays
     except ValueError as error:
-        print(f"fruit-rage audit: {error}", file=sys.stderr)
+        print(f"{PROGRAM}: {error}", file=sys.stderr)
         return 2
     if not records:
-        print(f"fruit-rage audit: {args.results} holds no games", file=sys.stderr)
+        print(f"{PROGRAM}: {args.results} holds no games", file=sys.stderr)
         return 2
+    warn_of_jobs(args, "audit")
     print(f"Solving each position exactly with up to {args.seconds:g} s of CPU, from the end back.", flush=True)
+    records.sort(key=lambda record: record["game"])
+    progress = review_progress(len(records))
     audits = []
-    for record in sorted(records, key=lambda record: record["game"]):
-        audit = audit_game(record, args.seconds)
+
+    def finished(record: dict, audit) -> None:
         audits.append((record, audit))
         print(game_report(record, audit), flush=True)
+        progress.update(record)
+
+    try:
+        with stop_signals_interrupt():  # SIGTERM, SIGHUP: as Ctrl-C
+            review_games(audit_game, records, (args.seconds,), finished, jobs=args.jobs, cluster=args.cluster)
+    except KeyboardInterrupt:
+        progress.close()
+        return interrupted(PROGRAM)
+    except ClusterError as error:
+        progress.close()
+        print(f"{PROGRAM}: {error}; audit stopped", file=sys.stderr)
+        return 1
+    progress.close()
     if len(audits) > 1:
         print(summary(audits))
     return 0

@@ -227,7 +227,7 @@ def _add_game_options(p) -> None:
         help="CPU seconds per player per game, above 0 and up to 1e6 (default: 300)",
     )
     p.add_argument("--seed", type=int, default=None, help="seed for the boards, at most 18 digits (default: random)")
-    p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel, >= 1 (default: 1)")
+    add_parallel_options(p, "play")
     p.add_argument(
         "--paired",
         action="store_true",
@@ -262,11 +262,17 @@ def _add_game_options(p) -> None:
         "so that neither can reach the other's folder or processes; the programs "
         "must then be readable by any user",
     )
+
+
+def add_parallel_options(p, verb: str) -> None:
+    """--jobs and --cluster, as match, tournament, analyse and audit take them: how many
+    games run at once, and where; `verb` says what is done to a game (play, analyse)."""
+    p.add_argument("--jobs", type=_positive_int, default=1, help="games in parallel, >= 1 (default: 1)")
     p.add_argument(
         "--cluster",
         default=None,
         metavar="tcp://HOST:PORT",
-        help="play the games on the workers of this Dask cluster (python3 -m pip install "
+        help=f"{verb} the games on the workers of this Dask cluster (python3 -m pip install "
         "'.[cluster]'; see docs/cluster.md) instead of --jobs local processes",
     )
 
@@ -369,6 +375,7 @@ def _add_audit(sub) -> None:
         default=5.0,
         help="CPU seconds allowed for solving one position, 0.01..600 (default: 5)",
     )
+    add_parallel_options(p, "audit")
     p.set_defaults(handler="agent.commands.audit")
 
 

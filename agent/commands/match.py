@@ -209,15 +209,17 @@ class Progress:
     """`[12/20] A 7 - B 4 - draws 1  5:12 elapsed, 26 s a game, ETA 3:28`, then a running
     test's note: redrawn in place at a terminal (by rich: the clock ticks between games),
     one line per game otherwise, with the game's result, for logs. Every line fits the
-    terminal (80 columns, or COLUMNS, when it is not one)."""
+    terminal (80 columns, or COLUMNS, when it is not one). Without `sides` (a review of
+    recorded games: analyse, audit) the tallies are the games done, `[12/20]`."""
 
-    def __init__(self, total: int, stream, sequential: bool = False, clock=time.monotonic):
+    def __init__(self, total: int, stream, sequential: bool = False, clock=time.monotonic, sides: bool = True):
         self.total = total
         self.stream = stream  # None (stderr closed): no progress, the match goes on
         self.in_place = stream is not None and stream.isatty()
         self.won = {"A": 0, "B": 0, None: 0}  # games won by each side; None: drawn
         self.note = ""  # shown after the tallies (a running test)
         self.sequential = sequential  # the test may stop it early: the ETA is at most
+        self.sides = sides
         self.clock, self.started = clock, clock()
         self.played = 0  # games finished in this run (not resumed ones)
         self.live = None
@@ -231,6 +233,9 @@ class Progress:
                 get_renderable=lambda: Text(self.line(console.width - 1), no_wrap=True),
                 console=console,
                 refresh_per_second=1,
+                # what a review prints meanwhile goes above the line when stdout is this
+                # terminal too, and straight to stdout when that is a file
+                redirect_stdout=sys.stdout is not None and sys.stdout.isatty(),
             )
             self.live.start()
 
@@ -239,7 +244,9 @@ class Progress:
         columns: what does not fit is left out, the rate first, then the elapsed time,
         then the ETA; then the result is cut short."""
         done = sum(self.won.values())
-        tallies = f"[{done}/{self.total}] A {self.won['A']} - B {self.won['B']} - draws {self.won[None]}"
+        tallies = f"[{done}/{self.total}]"
+        if self.sides:
+            tallies += f" A {self.won['A']} - B {self.won['B']} - draws {self.won[None]}"
         elapsed = self.clock() - self.started
         times = [f"{clock_time(elapsed)} elapsed"]
         if self.played:

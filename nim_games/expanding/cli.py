@@ -7,7 +7,7 @@ import io
 import sys
 from typing import TextIO
 
-from agent.cli_support import EXIT_CODES, interrupted, number, plural, printable, reader_left
+from nim_games.console import EXIT_CODES, interrupted, number, plural, printable, reader_left
 
 from .client import Client, GameRejected, NoServer, ServerClosed, ServerSilent
 from .game_log import GameLog, LogWriteError

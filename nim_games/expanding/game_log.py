@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-from agent.cli_support import plural
+from nim_games.console import plural
 
 from .rules import Game, GameConfig
 

@@ -7,7 +7,7 @@ import select
 import time
 from typing import Callable, Optional, TextIO
 
-from agent.cli_support import plural
+from nim_games.console import plural
 
 from .rules import Move, grown_limit
 from .solver import Position, Solver

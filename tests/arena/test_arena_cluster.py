@@ -2,14 +2,15 @@
 a local run gives, each game once, with in-process players charged only their own CPU;
 a real `dask scheduler` and two `dask worker`s on 127.0.0.1 finish a match when a worker
 is killed mid-game, and stop it with ClusterLost when the scheduler is; an early stop and
-Ctrl-C cancel the games left and stop those running; an unreachable cluster, one without
-workers, and workers of other versions are refused before any game; and the game process
-on its own."""
+Ctrl-C cancel the games left and stop those running; `analyse` and `audit` there print
+what they print locally; an unreachable cluster, one without workers, and workers of other
+versions are refused before any game; and the game process on its own."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import shlex
 import signal
@@ -23,7 +24,7 @@ from multiprocessing import resource_tracker
 import library_players
 import psutil
 import pytest
-from arena_helpers import gone, scripted_agent
+from arena_helpers import fruit_rage, gone, random_game_record, scripted_agent
 from distributed import Client, LocalCluster
 from paths import PROJECT_ROOT, TESTS
 
@@ -36,7 +37,7 @@ from agent.arena.matches.cluster import (
     GameStopped,
     check_cluster,
     check_workers,
-    play_on_worker,
+    run_on_worker,
     software_versions,
     version_differences,
 )
@@ -298,7 +299,8 @@ def test_a_game_sent_to_a_worker_of_other_versions_is_refused_there():
     """As by a worker that joined after the client checked the others."""
     elsewhere = {**software_versions(), "dask": "1.0"}
     with pytest.raises(ClusterMismatch, match=r"runs other versions than the client: dask \S+ there, 1\.0 here"):
-        play_on_worker("a-match", elsewhere, MatchSettings(games=1, size=4, types=3), 1, (GREEDY, RANDOM), 10.0)
+        settings = MatchSettings(games=1, size=4, types=3)
+        run_on_worker("a-match", elsewhere, 1, play_match_game, (settings, 1, (GREEDY, RANDOM), 10.0))
 
 
 def test_version_differences_name_each_entry_that_differs_or_is_missing():
@@ -411,6 +413,18 @@ def cli_cluster(tmp_path):
         assert not left, f"left running after the cluster was killed: {[p.pid for p in left]}"
 
 
+def test_analyse_and_audit_on_a_cluster_print_what_one_job_prints_byte_for_byte(cli_cluster, tmp_path):
+    address, client, _, _ = cli_cluster
+    games = tmp_path / "games.jsonl"
+    games.write_text("".join(json.dumps({**random_game_record(s, 4, 3), "game": s}) + "\n" for s in (1, 2, 3, 4)))
+    for review in (["analyse", "--json", "--nodes", "1000"], ["audit"]):
+        local = fruit_rage(*review, games, "--jobs", "1")
+        on_cluster = fruit_rage(*review, games, "--cluster", address)
+        assert local.returncode == 0 and on_cluster.returncode == 0, local.stderr + on_cluster.stderr
+        assert on_cluster.stdout == local.stdout
+    assert wait_for_no_tasks(client) == 0
+
+
 def test_a_match_goes_on_when_a_worker_is_killed_mid_game(cli_cluster, tmp_path):
     address, client, _, workers = cli_cluster
     burn = scripted_agent(tmp_path, "burn", 0.2)
@@ -463,11 +477,12 @@ def test_the_game_process_plays_game_after_game_as_a_local_call_does():
     process = GameProcess()
     try:
         settings = MatchSettings(games=2, size=5, types=3, time=10, seed=11)
-        played = [process.play(settings, game, (GREEDY, RANDOM), 10.0) for game in (1, 2)]
+        played = [process.run(game, play_match_game, (settings, game, (GREEDY, RANDOM), 10.0)) for game in (1, 2)]
         local = [play_match_game(settings, game, (GREEDY, RANDOM), 10.0) for game in (1, 2)]
         assert moves_and_scores(played) == moves_and_scores(local)
         with pytest.raises(ValueError, match="opponent must be 'best' or 'greedy'"):
-            process.play(settings, 1, (functools.partial(SearchPlayer, opponent="nobody"), GREEDY), 10.0)
+            factories = (functools.partial(SearchPlayer, opponent="nobody"), GREEDY)
+            process.run(1, play_match_game, (settings, 1, factories, 10.0))
         assert process.usable
     finally:
         process.stop()
@@ -482,7 +497,8 @@ def test_a_stopped_game_process_kills_its_move_and_exits(tmp_path):
 
     def play():
         try:
-            process.play(MatchSettings(games=1, size=6, types=3, time=60, seed=1), 1, (PlayerSpec(burn), GREEDY), 10.0)
+            settings = MatchSettings(games=1, size=6, types=3, time=60, seed=1)
+            process.run(1, play_match_game, (settings, 1, (PlayerSpec(burn), GREEDY), 10.0))
         except GameStopped as error:
             outcome.append(str(error))
 

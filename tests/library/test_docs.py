@@ -3,6 +3,7 @@
 import doctest
 import importlib
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -27,6 +28,15 @@ def test_readme_examples():
 def test_docstring_examples(module):
     failed, attempted = doctest.testmod(importlib.import_module(module), optionflags=FLAGS)
     assert attempted > 0 and failed == 0
+
+
+def test_the_api_reference_documents_every_public_name():
+    """The reference (docs/api, built by .ci/run) names each entry of agent.__all__."""
+    import agent
+
+    with open(os.path.join(PROJECT_ROOT, "docs", "api", "library.rst"), encoding="utf-8") as page:
+        documented = set(re.findall(r"^\.\. auto(?:class|function):: (\w+)$", page.read(), re.MULTILINE))
+    assert documented == set(agent.__all__)
 
 
 def _readme_block_after(marker: str) -> str:

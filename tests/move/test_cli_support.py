@@ -117,8 +117,9 @@ def test_argparse_names_the_option_before_the_refusal(capsys):
     assert capsys.readouterr().err.splitlines()[-1] == "fruit-rage: error: argument --size: must be 1..26, got 30"
 
 
-def test_it_imports_nothing_but_sys_for_a_move():
-    """A move loads it; each import would be charged to the move's clock."""
+def test_a_move_pays_for_no_import_but_the_shared_console_helpers():
+    """A move loads it (and the console helpers it shares with the Nim games); each import
+    would be charged to the move's clock."""
     code = "import sys; before = set(sys.modules); import agent.cli_support; print(*sorted(set(sys.modules) - before))"
     done = subprocess.run(
         [*launch.move_command()[:2], "-c", code],
@@ -128,4 +129,4 @@ def test_it_imports_nothing_but_sys_for_a_move():
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert set(done.stdout.split()) == {"agent", "agent.cli_support"}
+    assert set(done.stdout.split()) == {"agent", "agent.cli_support", "nim_games", "nim_games.console"}

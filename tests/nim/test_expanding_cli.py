@@ -12,7 +12,7 @@ import threading
 import pytest
 from expanding_helpers import HOST, RawPlayer, running_server
 
-from agent.cli_support import EXIT_CODES
+from nim_games.console import EXIT_CODES
 from nim_games.expanding import client as client_module
 from nim_games.expanding.cli import describe, exp_nim_main, start_game_main
 from nim_games.expanding.game_log import GameLog

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nim_helpers import CountingGame, plain_minimax, run_cli
 
-from agent.cli_support import EXIT_CODES
+from nim_games.console import EXIT_CODES
 from nim_games.minimax import search
 from nim_games.red_blue import RULES_TOLD, WIN, NimState, RedBlueNim, Take, main
 

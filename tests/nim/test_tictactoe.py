@@ -9,7 +9,7 @@ import sys
 import pytest
 from nim_helpers import plain_minimax, run_cli
 
-from agent.cli_support import EXIT_CODES
+from nim_games.console import EXIT_CODES
 from nim_games.minimax import search
 from nim_games.tictactoe import TicTacToe, find_best_move, main, make_position
 

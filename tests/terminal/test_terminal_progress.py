@@ -53,6 +53,15 @@ def test_elapsed_rate_and_eta_are_the_games_played_here_over_the_time_taken():
     assert progress.line(40) == "[6/20] A 3 - B 2 - draws 1  LLR +1.23..."
 
 
+def test_a_review_s_line_counts_the_games_done_without_sides():
+    clock = Clock()
+    progress = Progress(10, None, clock=clock, sides=False)
+    clock.now += 30
+    for game in (1, 2, 3):
+        progress.update(finished(game, "A"))
+    assert progress.line(80) == "[3/10]  0:30 elapsed, 10 s a game, ETA 1:10"
+
+
 def test_a_fast_match_gives_its_rate_in_fractions_of_a_second():
     clock = Clock()
     progress = Progress(1000, None, clock=clock)

@@ -1,11 +1,12 @@
-"""The games of a match played on a Dask cluster (dask.distributed): `fruit-rage match
---cluster tcp://HOST:8786`.
+"""The games of a match, or of a review, run on a Dask cluster (dask.distributed):
+`fruit-rage match --cluster tcp://HOST:8786`, `analyse` and `audit` likewise. A game is a
+task: a call of a module-level function (play_match_game, analyse_game...) for one game.
 
 The client keeps as many games in flight as the cluster has worker threads, starts one
-more as each finishes, and hands every record on once. Dask plays the games of a worker
+more as each finishes, and hands every result on once. Dask runs the games of a worker
 that dies again elsewhere.
 
-On a worker, each game is played in a game process that belongs to that worker thread
+On a worker, each game is run in a game process that belongs to that worker thread
 (started on its first game, then reused, one game at a time): an in-process player is
 charged time.process_time(), which is exact only in a process that plays nothing else,
 and a process of its own can be stopped, with the moves it runs, when the match is
@@ -190,11 +191,12 @@ def _mismatch(worker: str, differences: list) -> ClusterMismatch:
     )
 
 
-def run_on_cluster(address, settings, factories, grace, numbers, finished, *, timeout: float = CONNECT_TIMEOUT) -> None:
-    """Play the games `numbers` of a match (see agent.arena.matches.match.run_match) on the
-    cluster at `address`, handing each GameRecord to `finished` in this thread; stop,
-    cancelling the games in flight, when it returns False. Fails before any game with
-    ClusterUnreachable or ClusterMismatch; Ctrl-C cancels the games and re-raises."""
+def run_on_cluster(address, calls, finished, *, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Run `calls`, (game number, function, arguments) for each game, one a task on the
+    cluster at `address`, handing each game's number and result to `finished` in this
+    thread as it comes; stop, cancelling the games in flight, when it returns False.
+    Fails before any game with ClusterUnreachable or ClusterMismatch; Ctrl-C cancels the
+    games and re-raises."""
     _require_distributed()
     from distributed import as_completed
 
@@ -207,17 +209,17 @@ def run_on_cluster(address, settings, factories, grace, numbers, finished, *, ti
     def start_games():
         room = max(1, sum(client.nthreads().values())) - len(in_flight)
         for _ in range(room):
-            game = next(numbers, None)
-            if game is None:
+            call = next(calls, None)
+            if call is None:
                 return
+            game, function, arguments = call
             future = client.submit(
-                play_on_worker,
+                run_on_worker,
                 match,
                 versions,
-                settings,
                 game,
-                factories,
-                grace,
+                function,
+                arguments,
                 key=f"fruit-rage-game-{game}-{match}",
                 pure=False,
             )
@@ -231,7 +233,7 @@ def run_on_cluster(address, settings, factories, grace, numbers, finished, *, ti
             game = in_flight.pop(future, None)
             if game is None:  # never twice: a future leaves in_flight with its record
                 continue
-            if not finished(_record(future, game, address)):
+            if not finished(game, _result(future, game, address)):
                 return
             start_games()
         completed = True
@@ -243,8 +245,8 @@ def run_on_cluster(address, settings, factories, grace, numbers, finished, *, ti
             client.close()
 
 
-def _record(future, game: int, address: str):
-    """The finished game's record; the game's own error as it was raised, the cluster's
+def _result(future, game: int, address: str):
+    """The finished game's result; the game's own error as it was raised, the cluster's
     as a ClusterLost."""
     from distributed import KilledWorker
 
@@ -296,10 +298,10 @@ class GameStopped(ClusterError):
     """A game that will not be finished: its match was stopped, or its game process died."""
 
 
-def play_on_worker(match: str, versions: dict, settings, game: int, factories: tuple, grace: float):
-    """A cluster task: game `game` of match `match`, in this worker thread's game process,
-    on a worker that runs the client's `versions` (one that joined after the match began
-    was not checked by the client)."""
+def run_on_worker(match: str, versions: dict, game: int, function, arguments: tuple):
+    """A cluster task: `function(*arguments)` for game `game` of match (or review) `match`,
+    in this worker thread's game process, on a worker that runs the client's `versions`
+    (one that joined after the match began was not checked by the client)."""
     differences = version_differences(versions, _worker_versions())
     if differences:
         raise _mismatch(_worker_address(), differences)
@@ -311,7 +313,7 @@ def play_on_worker(match: str, versions: dict, settings, game: int, factories: t
             raise GameStopped(f"game {game}: its match was stopped")
         _playing.setdefault(match, set()).add(process)
     try:
-        return process.play(settings, game, factories, grace)
+        return process.run(game, function, arguments)
     finally:
         with _lock:
             playing = _playing.get(match, set())
@@ -331,7 +333,7 @@ def stop_match_games(match: str) -> None:
 
 
 class GameProcess:
-    """A child process that plays the games sent to it one at a time (see serve_games).
+    """A child process that runs the games sent to it one at a time (see serve_games).
     Closing its stdin stops it; it also sees that when this process dies."""
 
     def __init__(self):
@@ -349,11 +351,13 @@ class GameProcess:
     def usable(self) -> bool:
         return not self.stopping and self.process.poll() is None
 
-    def play(self, settings, game: int, factories: tuple, grace: float):
-        import cloudpickle  # factories dask shipped by value (lambdas) must travel on
+    def run(self, game: int, function, arguments: tuple):
+        """`function(*arguments)` for game `game`, run in the process: its result, or the
+        error it raised; GameStopped when the process ended first."""
+        import cloudpickle  # what dask shipped by value (a lambda as a player's factory) must travel on
 
         try:
-            _send(self.process.stdin, cloudpickle.dumps((settings, game, factories, grace)))
+            _send(self.process.stdin, cloudpickle.dumps((function, arguments)))
             answer = _receive(self.process.stdout)
         except (OSError, ValueError):  # its pipes closed by stop()
             answer = None
@@ -381,12 +385,10 @@ class GameProcess:
 
 
 def serve_games() -> None:
-    """A game process's main: play each game read from stdin and write its record (or the
-    error it raised) to stdout. When stdin closes (the match was stopped, or the worker
-    died), the game running is interrupted, which kills the move it runs, and the process
-    exits."""
-    from agent.arena.matches.games import play_match_game
-
+    """A game process's main: run each game's call read from stdin and write its result
+    (or the error it raised) to stdout. When stdin closes (the match was stopped, or the
+    worker died), the game running is interrupted, which kills the move it runs, and the
+    process exits."""
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # what players print goes to the worker's log, not among the answers
     signal.signal(signal.SIGINT, signal.default_int_handler)  # a worker may ignore SIGINT
@@ -395,9 +397,9 @@ def serve_games() -> None:
     threading.Thread(target=_read_jobs, args=(sys.stdin.buffer, jobs), daemon=True).start()
     try:
         while True:
-            settings, game, factories, grace = pickle.loads(jobs.get())
+            function, arguments = pickle.loads(jobs.get())
             try:
-                answer = (True, play_match_game(settings, game, factories, grace))
+                answer = (True, function(*arguments))
             except Exception as error:
                 answer = (False, error)
             _send(answers, _pickled_answer(answer))

@@ -81,7 +81,7 @@ def run_match(
     if cluster is not None:
         from agent.arena.matches.cluster import run_on_cluster
 
-        run_on_cluster(cluster, settings, factories, grace, numbers, finished)
+        run_on_cluster(cluster, _game_calls(settings, factories, grace, numbers), lambda _, record: finished(record))
     elif not all(_charges_itself(factory) for factory in factories):
         run_games_in_processes(settings, factories, max(jobs, 1), grace, numbers, finished)
     elif jobs <= 1:
@@ -98,6 +98,11 @@ def run_match(
     stop_shared_runners(kill=False)  # the match's folders go with it
     records.sort(key=lambda record: record.game)
     return MatchResult(settings, records)
+
+
+def _game_calls(settings, factories, grace, numbers):
+    """(game number, function, arguments) of each game of `numbers`, for the cluster."""
+    return ((game, play_match_game, (settings, game, factories, grace)) for game in numbers)
 
 
 def _charges_itself(factory) -> bool:
