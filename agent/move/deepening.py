@@ -114,7 +114,10 @@ def think(
             # The one-ply search has no deadline: it is a single enumeration, and it guarantees a move.
             try:
                 result = _aspiration_search(
-                    searcher, depth, iterations[-1].value if iterations else None, manager.deadline if depth > 1 else 1e300
+                    searcher,
+                    depth,
+                    iterations[-1].value if iterations else None,
+                    manager.deadline if depth > 1 else 1e300,
                 )
             except MemoryError:  # no room for a deeper iteration's move lists (a memory cap)
                 if not iterations:
@@ -132,12 +135,7 @@ def think(
         iterations.append(Iteration(depth, result.value, result.move, result.exact, result.nodes, cost, True))
         if report:
             report(iterations[-1], searcher)
-        if (
-            result.exact
-            or depth == max_depth
-            or (max_nodes and counts[0] >= max_nodes)
-            or manager.should_stop(clock())
-        ):
+        if result.exact or depth == max_depth or (max_nodes and counts[0] >= max_nodes) or manager.should_stop(clock()):
             break
     nodes, probes, hits = counts
     return Decision(iterations, nodes, hits / probes if probes else 0.0)
@@ -165,7 +163,9 @@ def _solve(searcher, fruit: int, deadline: float, cap: int, counts: list):
     except MemoryError:
         return None
     _count(counts, result)
-    return WindowResult(result, result.completed or result.moves_done > 0, result.nodes, result.tt_probes, result.tt_hits)
+    return WindowResult(
+        result, result.completed or result.moves_done > 0, result.nodes, result.tt_probes, result.tt_hits
+    )
 
 
 def _count(counts: list, result) -> None:
