@@ -16,14 +16,22 @@ import queue
 import signal
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional
+from multiprocessing.pool import Pool
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
 
 from agent.arena.command_player import stop_shared_runners
 from agent.arena.matches.games import MatchSettings, play_match_game
 from agent.arena.processes.stop_signals import INTERRUPTING, STOP_SIGNALS, ignore_signals, raise_lost_stop, signals_held
-from agent.arena.referee import DEFAULT_GRACE, GameRecord
+from agent.arena.referee import GameRecord
+from agent.arena.turns import DEFAULT_GRACE
+
+if TYPE_CHECKING:
+    from agent.players import Player
+
+    Factories = tuple[Callable[[], Player], Callable[[], Player]]
 
 
 @dataclass
@@ -31,9 +39,9 @@ class MatchResult:
     """The games of a match, in game order."""
 
     settings: MatchSettings
-    records: list
+    records: list[GameRecord]
 
-    def json_records(self) -> list:
+    def json_records(self) -> list[dict[str, Any]]:
         return [record.to_dict() for record in self.records]
 
     def table(self) -> str:
@@ -58,12 +66,12 @@ class MatchResult:
 
 
 def run_match(
-    factory_a: Callable,
-    factory_b: Callable,
+    factory_a: Callable[[], Player],
+    factory_b: Callable[[], Player],
     settings: MatchSettings,
     *,
     jobs: int = 1,
-    on_record: Optional[Callable] = None,
+    on_record: Optional[Callable[[GameRecord], object]] = None,
     grace: float = DEFAULT_GRACE,
     games: Optional[Iterable[int]] = None,
     cluster: Optional[str] = None,
@@ -76,7 +84,7 @@ def run_match(
     moves running are killed and KeyboardInterrupt is raised."""
     factories = (factory_a, factory_b)
     numbers = iter(range(1, settings.games + 1) if games is None else games)
-    records = []
+    records: list[GameRecord] = []
 
     def finished(record: GameRecord) -> bool:
         records.append(record)
@@ -100,18 +108,25 @@ def run_match(
     else:
         _run_in_processes(settings, factories, jobs, grace, numbers, finished)
     stop_shared_runners(kill=False)  # the match's folders go with it
-    records.sort(key=lambda record: record.game)
+    records.sort(key=lambda record: record.game or 0)  # every record of a match has its number
     return MatchResult(settings, records)
 
 
-def _charges_itself(factory) -> bool:
+def _charges_itself(factory: Callable[[], Player]) -> bool:
     """Whether the factory's players are programs run per move (CommandPlayer)."""
     declared = getattr(factory, "charges_itself", None)
-    return declared if declared is not None else hasattr(factory(), "take_turn")
+    return bool(declared) if declared is not None else hasattr(factory(), "take_turn")
 
 
-def _run_in_threads(settings, factories, jobs, grace, numbers, finished) -> None:
-    running = set()
+def _run_in_threads(
+    settings: MatchSettings,
+    factories: Factories,
+    jobs: int,
+    grace: float,
+    numbers: Iterator[int],
+    finished: Callable[[GameRecord], bool],
+) -> None:
+    running: set[Future[GameRecord]] = set()
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
         while True:
@@ -121,7 +136,7 @@ def _run_in_threads(settings, factories, jobs, grace, numbers, finished) -> None
                     break
             if not running:
                 return
-            done = ()
+            done: set[Future[GameRecord]] = set()
             while not done:
                 done, running = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
                 raise_lost_stop()
@@ -136,7 +151,7 @@ def _run_in_threads(settings, factories, jobs, grace, numbers, finished) -> None
         pool.shutdown(wait=True)
 
 
-def _stop_games(running: set) -> None:
+def _stop_games(running: set[Future[GameRecord]]) -> None:
     """End the games of these futures: each stops at its move under way, killed. A game
     that was only starting may make a new runner after the others were stopped: it is
     stopped in turn, until every game has ended."""
@@ -147,11 +162,18 @@ def _stop_games(running: set) -> None:
         _, running = wait(running, timeout=0.2)
 
 
-def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> None:
+def _run_in_processes(
+    settings: MatchSettings,
+    factories: Factories,
+    jobs: int,
+    grace: float,
+    numbers: Iterator[int],
+    finished: Callable[[GameRecord], bool],
+) -> None:
     """One game per worker process at a time; results come back through a queue that the
     main thread waits on in short steps, so that Ctrl-C reaches it at once."""
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    results = queue.Queue()
+    results: queue.Queue[tuple[Optional[GameRecord], Optional[BaseException]]] = queue.Queue()
     with signals_held():  # a signal then comes after the forks, not in a hook they run; see _worker_start
         pool = context.Pool(jobs, initializer=_worker_start)
     try:
@@ -178,6 +200,7 @@ def _run_in_processes(settings, factories, jobs, grace, numbers, finished) -> No
             pending -= 1
             if error is not None:
                 raise error
+            assert record is not None  # a game sends its record or its error
             if not finished(record):
                 break
         pool.close()
@@ -191,7 +214,7 @@ WORKER_STOP_GRACE = 10.0
 SIGTERM_REPEAT = 0.5
 
 
-def _stop_pool(pool) -> None:
+def _stop_pool(pool: Pool) -> None:
     """Terminate the pool: SIGTERM, so each worker ends its game and removes its folders
     (see _worker_start). A worker the signal cannot stop would keep terminate() waiting
     forever: an idle one the signal reached just before it blocked on the task queue's
@@ -206,12 +229,12 @@ def _stop_pool(pool) -> None:
         stopped.set()
 
 
-def _press_workers(pool, stopped: threading.Event) -> None:
+def _press_workers(pool: Pool, stopped: threading.Event) -> None:
     # A worker that already runs its handler ignores the repeats (see _worker_stop).
     deadline = time.monotonic() + WORKER_STOP_GRACE
     while not stopped.wait(SIGTERM_REPEAT):
         late = time.monotonic() >= deadline
-        for worker in list(pool._pool):  # the pool's worker processes; there is no public accessor
+        for worker in list(pool._pool):  # type: ignore[attr-defined]  # the workers: private, no public accessor
             if worker.exitcode is None and late:
                 worker.kill()
             elif worker.exitcode is None:
@@ -235,7 +258,7 @@ def _worker_start() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTING)
 
 
-def _worker_stop(signum, frame) -> None:
+def _worker_stop(signum: int, frame: Optional[FrameType]) -> None:
     ignore_signals(STOP_SIGNALS)  # a second one would break off the unwinding
     raise SystemExit(128 + signum)
 
