@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, Union
 
 from agent.arena.command_player import CommandPlayer
 from agent.arena.inprocess import timed_choose
@@ -25,6 +25,14 @@ if TYPE_CHECKING:
 RECORD_FORMAT = 2  # 2: "format", "date", "versions", and per move "depth"/"value" when reported
 SIDES = ("A", "B")
 CPU_CLOCK, WALL_CLOCK = "cpu", "wall"  # what a player's clock measures: its CPU, or a person's thinking
+
+
+class SelfTimedPlayer(Protocol):
+    """A player that plays and charges its own turns (a CommandPlayer, `play`'s human)."""
+
+    name: str
+
+    def take_turn(self, board: Board, clock_left: float, /) -> Turn: ...
 
 
 @dataclass
@@ -99,7 +107,9 @@ def _turn_record(side: str, turn: Turn) -> dict[str, Any]:
     return record
 
 
-def take_turn(player: Player, board: Board, clock_left: float, grace: float = DEFAULT_GRACE) -> Turn:
+def take_turn(
+    player: Union[Player, SelfTimedPlayer], board: Board, clock_left: float, grace: float = DEFAULT_GRACE
+) -> Turn:
     """`player`'s turn on `board`: through its own take_turn when it charges itself, else
     as an in-process Player (see agent.arena.inprocess)."""
     if hasattr(player, "take_turn"):
@@ -128,8 +138,8 @@ def take_turn(player: Player, board: Board, clock_left: float, grace: float = DE
 
 
 def play_game(
-    player_a: Player,
-    player_b: Player,
+    player_a: Union[Player, SelfTimedPlayer],
+    player_b: Union[Player, SelfTimedPlayer],
     board: Board,
     clocks: Sequence[float] = (300.0, 300.0),
     first: str = "A",

@@ -107,7 +107,7 @@ def think(
         searcher_options = search_options(board.n)
     searcher = new_searcher(board, tt_bits, searcher_options)
     nodes = probes = hits = 0
-    iterations = []
+    iterations: list[Iteration] = []
     depth = 0
     while True:
         depth += 1

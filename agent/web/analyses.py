@@ -48,7 +48,9 @@ class Analyses:
         self._running = asyncio.Semaphore(at_once)
         self.pending_limit = at_once + waiting
         self.kept = kept
-        self._items = OrderedDict()  # key -> Analysis, the least recently asked for first
+        self._items: OrderedDict[object, Analysis] = (
+            OrderedDict()
+        )  # key -> Analysis, the least recently asked for first
 
     def start(self, key, record: dict, nodes: int) -> Analysis:
         """The analysis of `record` under `key` with `nodes` nodes a position: the one
@@ -76,12 +78,13 @@ class Analyses:
         """Stop and forget the analysis under `key` (its process is killed); it is returned."""
         analysis = self._items.pop(key, None)
         if analysis is not None and not analysis.finished:
+            assert analysis.task is not None  # an unfinished analysis runs in its task
             analysis.task.cancel()
             analysis.state = "cancelled"
         return analysis
 
     async def close(self) -> None:
-        tasks = [item.task for item in self._items.values() if not item.finished]
+        tasks = [item.task for item in self._items.values() if not item.finished and item.task is not None]
         for key in list(self._items):
             self.cancel(key)
         await asyncio.gather(*tasks, return_exceptions=True)

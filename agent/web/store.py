@@ -7,8 +7,9 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Callable, Union
+from typing import Callable, Generic, TypeVar, Union
 
+Item = TypeVar("Item")
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")  # what secrets.token_urlsafe(16) gives
 
 
@@ -17,14 +18,14 @@ class StoreFull(Exception):
 
 
 @dataclass
-class _Entry:
-    item: object
+class _Entry(Generic[Item]):
+    item: Item
     used: float  # when it was last asked for
     owner: str  # who added it (a client's address)
     size: int  # bytes it holds, as its adder counted them
 
 
-class ExpiringStore:
+class ExpiringStore(Generic[Item]):
     """At most `capacity` objects holding at most `budget` bytes; one not asked for in
     `idle_seconds` (a number, or a function of the object) is forgotten. The ids are
     unguessable, so that one tab cannot reach another's game by counting."""
@@ -32,7 +33,7 @@ class ExpiringStore:
     def __init__(
         self,
         capacity: int,
-        idle_seconds: Union[float, Callable[[object], float]],
+        idle_seconds: Union[float, Callable[[Item], float]],
         clock: Callable[[], float] = time.monotonic,
         budget: float = math.inf,
     ):
@@ -40,10 +41,10 @@ class ExpiringStore:
         self.budget = budget
         self.clock = clock
         self._idle_seconds = idle_seconds if callable(idle_seconds) else lambda item: idle_seconds
-        self._entries = {}  # id -> _Entry
+        self._entries: dict[str, _Entry[Item]] = {}  # id -> _Entry
         self._bytes = 0
 
-    def add(self, item, owner: str = "", size: int = 0) -> str:
+    def add(self, item: Item, owner: str = "", size: int = 0) -> str:
         self.sweep()
         if len(self._entries) >= self.capacity:
             raise StoreFull(f"the server holds {self.capacity} of these already; try again later")
@@ -54,7 +55,7 @@ class ExpiringStore:
         self._bytes += size
         return key
 
-    def get(self, key: str) -> object | None:
+    def get(self, key: str) -> Item | None:
         """The object under `key`, or None when there is none (never was, or expired)."""
         entry = self._entries.get(key) if ID_PATTERN.fullmatch(key) else None
         if entry is None or self._expired(entry, self.clock()):
@@ -63,7 +64,7 @@ class ExpiringStore:
         entry.used = self.clock()
         return entry.item
 
-    def owned_by(self, owner: str) -> list:
+    def owned_by(self, owner: str) -> list[tuple[str, Item]]:
         """(id, object) of what `owner` added and is still kept, least recently used first."""
         self.sweep()
         mine = sorted((entry.used, key) for key, entry in self._entries.items() if entry.owner == owner)

@@ -49,12 +49,10 @@ class WorkerPool:
 
     def _new_executor(self) -> ProcessPoolExecutor:
         # spawn, not fork: a fork of a process running an event loop and threads may hang
-        return ProcessPoolExecutor(
-            self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=os.nice if self.niceness else None,
-            initargs=(self.niceness,) if self.niceness else (),
-        )
+        context = multiprocessing.get_context("spawn")
+        if self.niceness:
+            return ProcessPoolExecutor(self.workers, mp_context=context, initializer=os.nice, initargs=(self.niceness,))
+        return ProcessPoolExecutor(self.workers, mp_context=context)
 
     async def run(self, timeout: float | None, function, *args):
         """function(*args) in a worker; asyncio.TimeoutError after `timeout` wall seconds
