@@ -48,9 +48,8 @@ class Analyses:
         self._running = asyncio.Semaphore(at_once)
         self.pending_limit = at_once + waiting
         self.kept = kept
-        self._items: OrderedDict[object, Analysis] = (
-            OrderedDict()
-        )  # key -> Analysis, the least recently asked for first
+        # key -> Analysis, the least recently asked for first
+        self._items: OrderedDict[object, Analysis] = OrderedDict()
 
     def start(self, key, record: dict, nodes: int) -> Analysis:
         """The analysis of `record` under `key` with `nodes` nodes a position: the one

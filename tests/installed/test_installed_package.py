@@ -158,7 +158,7 @@ def test_a_python_player_in_the_users_folder(venv, folder):
 
 # A user's code on the public API, type-checked against the installed wheel: the calls
 # that are right pass --strict, and each wrong one is reported (so the types are seen, not
-# Any). Board.core() reaches the compiled core's stub.
+# Any), the compiled core's stub too (Board.core()).
 _USER_TYPED = """\
 from agent import Board, GreedyPlayer, Limit, MatchSettings, Move, Player, RandomPlayer, run_match, search
 
@@ -186,6 +186,7 @@ from agent import Board, Limit, search
 result = search(Board(["01", "10"]), Limit(depth="3"))
 value: str = result.value
 result.move.name.append("A1")
+Board(["01", "10"]).core().perft("deep")
 """
 
 
@@ -212,6 +213,7 @@ def test_a_users_type_checker_reads_the_installed_types(venv, folder):
         ["wrong.py", "3", "arg-type]"],
         ["wrong.py", "4", "assignment]"],
         ["wrong.py", "5", "attr-defined]"],
+        ["wrong.py", "6", "arg-type]"],
     ], done.stdout
 
 
