@@ -10,8 +10,6 @@ The names below are loaded when first used (PEP 562), so the competition move, w
 imports this package, pays nothing for them.
 """
 
-from __future__ import annotations
-
 __version__ = "0.2.0.dev0"
 
 _EXPORTS = {
@@ -66,7 +64,7 @@ if TYPE_CHECKING:
     from agent.players import SearchPlayer as SearchPlayer
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     module_name = _EXPORTS.get(name)
     if module_name is None:
         raise AttributeError(f"module 'agent' has no attribute {name!r}")
