@@ -2,7 +2,6 @@
 policy's stop decisions, and always a best move in hand (a one-ply search comes first)."""
 
 import time
-from typing import Any, Optional
 
 from agent._core import (
     EVAL_ALTERNATING,
@@ -96,8 +95,8 @@ def think(
     clock=time.process_time,
     report=None,
     searcher_options=None,
-    max_depth: Optional[int] = None,
-    max_nodes: Optional[int] = None,
+    max_depth: "int | None" = None,  # as strings: the move loads no typing module
+    max_nodes: "int | None" = None,
 ) -> Decision:
     """The best move for `board` within what `manager` (the time policy) allows;
     `report(iteration, searcher)` is called after every iteration (for --verbose).
@@ -158,7 +157,7 @@ def new_searcher(board, tt_bits: int, options: dict):
     return Searcher(board, tt_bits=0, **options)
 
 
-def search_options(n: int, greedy_opponent: bool = False, evaluation: Optional[str] = None) -> dict[str, Any]:
+def search_options(n: int, greedy_opponent: bool = False, evaluation: "str | None" = None) -> dict:
     """The searcher's options on an n x n board; `greedy_opponent`: model the opponent as
     one that always takes a largest group (see Searcher's opponent_model); `evaluation`:
     the horizon's evaluation by name (EVALUATION_KINDS), None for the agent's own (the
