@@ -83,8 +83,8 @@ def think(
     clock=time.process_time,
     report=None,
     searcher_options=None,
-    max_depth: int = None,
-    max_nodes: int = None,
+    max_depth: "int | None" = None,  # as strings: the move loads no typing module
+    max_nodes: "int | None" = None,
 ) -> Decision:
     """The best move for `board` within what `manager` (the time policy) allows;
     `report(iteration, searcher)` is called after every iteration (for --verbose).
@@ -95,7 +95,7 @@ def think(
         searcher_options = search_options(board.n)
     searcher = new_searcher(board, tt_bits, searcher_options)
     counts = [0, 0, 0]  # nodes, table probes, table hits
-    iterations = []
+    iterations: list[Iteration] = []
     depth = 0
     while True:
         depth += 1
@@ -114,7 +114,10 @@ def think(
             # The one-ply search has no deadline: it is a single enumeration, and it guarantees a move.
             try:
                 result = _aspiration_search(
-                    searcher, depth, iterations[-1].value if iterations else None, manager.deadline if depth > 1 else 1e300
+                    searcher,
+                    depth,
+                    iterations[-1].value if iterations else None,
+                    manager.deadline if depth > 1 else 1e300,
                 )
             except MemoryError:  # no room for a deeper iteration's move lists (a memory cap)
                 if not iterations:
@@ -132,18 +135,15 @@ def think(
         iterations.append(Iteration(depth, result.value, result.move, result.exact, result.nodes, cost, True))
         if report:
             report(iterations[-1], searcher)
-        if (
-            result.exact
-            or depth == max_depth
-            or (max_nodes and counts[0] >= max_nodes)
-            or manager.should_stop(clock())
-        ):
+        if result.exact or depth == max_depth or (max_nodes and counts[0] >= max_nodes) or manager.should_stop(clock()):
             break
     nodes, probes, hits = counts
     return Decision(iterations, nodes, hits / probes if probes else 0.0)
 
 
-def solve_cap(board, manager: timing.TimeManager, now: float, max_depth: int = None, max_nodes: int = None):
+def solve_cap(
+    board, manager: timing.TimeManager, now: float, max_depth: "int | None" = None, max_nodes: "int | None" = None
+) -> "int | None":
     """The node cap of a search of `board` to its end (0: none), or None when the deepening
     is the better way: a depth limit short of the end, or a solve predicted to cost more
     than the budget holds."""
@@ -165,7 +165,9 @@ def _solve(searcher, fruit: int, deadline: float, cap: int, counts: list):
     except MemoryError:
         return None
     _count(counts, result)
-    return WindowResult(result, result.completed or result.moves_done > 0, result.nodes, result.tt_probes, result.tt_hits)
+    return WindowResult(
+        result, result.completed or result.moves_done > 0, result.nodes, result.tt_probes, result.tt_hits
+    )
 
 
 def _count(counts: list, result) -> None:
@@ -192,7 +194,7 @@ def new_searcher(board, tt_bits: int, options: dict):
     return Searcher(board, tt_bits=0, **options)
 
 
-def search_options(n: int, greedy_opponent: bool = False, evaluation: str = None) -> dict:
+def search_options(n: int, greedy_opponent: bool = False, evaluation: "str | None" = None) -> dict:
     """The searcher's options on an n x n board; `greedy_opponent`: model the opponent as
     one that always takes a largest group (see Searcher's opponent_model); `evaluation`:
     the horizon's evaluation by name (EVALUATION_KINDS), None for the agent's own (the
