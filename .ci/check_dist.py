@@ -3,10 +3,10 @@
     python3 .ci/check_dist.py SDIST WHEEL WHEEL_FROM_SDIST
 
 - the wheel holds the compiled core, every file of the browser page, the bench's positions,
-  every module of the source tree, and nothing else: no tests, no Cython or C sources, no
-  bytecode, no build leftovers;
+  every module of the source tree, the typing files (PEP 561 markers and the core's stub),
+  and nothing else: no tests, no Cython or C sources, no bytecode, no build leftovers;
 - the sdist holds what a build needs (every unit of the core and its declarations, the
-  build files, the page, the positions) and nothing built;
+  build files, the page, the positions, the typing files) and nothing built;
 - a wheel built from the sdist has the same file list as one built from the tree.
 Prints what is wrong and exits 1, or prints a summary of the wheel's contents."""
 
@@ -24,6 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("agent", "nim_games")
 # the files the package reads at run time (pyproject.toml's package-data)
 PACKAGE_DATA = ("agent/web/static/*", "agent/bench/positions.json")
+# Named, not globbed from the tree: a marker deleted from the tree must fail the check too.
+TYPING_FILES = {"agent/py.typed", "nim_games/py.typed", "agent/_core.pyi"}
 NEVER_SHIPPED = ("*/__pycache__/*", "*.pyc", "*.c", "*.pyx", "*.pxd", "*.egg-info/*")
 
 
@@ -45,6 +47,7 @@ def wheel_problems(names: set) -> list:
     if len(cores) != 1:
         problems.append(f"the compiled core agent/_core.*.so: expected one, found {cores or 'none'}")
     expected = tracked(*PACKAGE_DATA) | tracked(*(f"{package}/*.py" for package in PACKAGES))
+    expected |= TYPING_FILES
     problems += [f"missing from the wheel: {name}" for name in sorted(expected - names)]
     for name in sorted(names):
         top = name.split("/", 1)[0]
@@ -59,7 +62,7 @@ def wheel_problems(names: set) -> list:
 
 def sdist_problems(names: set) -> list:
     needed = tracked("ext/*", *PACKAGE_DATA, *(f"{package}/*.py" for package in PACKAGES))
-    needed |= {"setup.py", "pyproject.toml", "README.md", "MANIFEST.in"}
+    needed |= {"setup.py", "pyproject.toml", "README.md", "MANIFEST.in"} | TYPING_FILES
     problems = [f"missing from the sdist: {name}" for name in sorted(needed - names)]
     built = ("*.so", "*.c", "*.pyc", "build/*", "dist/*")
     problems += [f"not for an sdist: {name}" for name in sorted(names) if any(fnmatch.fnmatch(name, p) for p in built)]

@@ -28,7 +28,7 @@ _EXPORTS = {
     "CommandPlayer": "agent.arena.command_player",
     "play_game": "agent.arena.referee",
     "GameRecord": "agent.arena.referee",
-    "Turn": "agent.arena.referee",
+    "Turn": "agent.arena.turns",
     "run_match": "agent.arena.matches.match",
     "MatchSettings": "agent.arena.matches.games",
     "MatchResult": "agent.arena.matches.match",
@@ -36,8 +36,35 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS)
 
+# The same names for a type checker, which does not run __getattr__ (tests/library keeps
+# these imports and _EXPORTS alike). Checkers take the name for typing.TYPE_CHECKING;
+# the move's path then imports nothing more.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-def __getattr__(name: str):
+    from agent.arena.command_player import CommandPlayer as CommandPlayer
+    from agent.arena.matches.games import MatchSettings as MatchSettings
+    from agent.arena.matches.match import MatchResult as MatchResult
+    from agent.arena.matches.match import run_match as run_match
+    from agent.arena.referee import GameRecord as GameRecord
+    from agent.arena.referee import play_game as play_game
+    from agent.arena.turns import Turn as Turn
+    from agent.board import Board as Board
+    from agent.board import Group as Group
+    from agent.board import Move as Move
+    from agent.engine import IterationInfo as IterationInfo
+    from agent.engine import Limit as Limit
+    from agent.engine import SearchResult as SearchResult
+    from agent.engine import search as search
+    from agent.players import GreedyPlayer as GreedyPlayer
+    from agent.players import Minimax3Player as Minimax3Player
+    from agent.players import Player as Player
+    from agent.players import RandomPlayer as RandomPlayer
+    from agent.players import SearchPlayer as SearchPlayer
+
+
+def __getattr__(name: str) -> "Any":
     module_name = _EXPORTS.get(name)
     if module_name is None:
         raise AttributeError(f"module 'agent' has no attribute {name!r}")
@@ -48,5 +75,5 @@ def __getattr__(name: str):
     return value
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 
 from agent.cli_support import interrupted, reader_left
 from agent.rules import groups, move_name, play, top_left
@@ -60,12 +61,13 @@ def minimax3_move(grid, time_left: float, startup: float = STARTUP_COST, in_proc
         result = searcher.search(depth, deadline=manager.deadline)
         if not result.completed:
             break
+        assert result.move is not None  # a completed search of a board with fruit
         best = tuple(result.move)
         manager.update(time.process_time() - start, False)
     return best
 
 
-CHOOSERS = {"random": random_move, "greedy": greedy_move, "minimax3": minimax3_move}
+CHOOSERS: dict[str, Callable[..., tuple]] = {"random": random_move, "greedy": greedy_move, "minimax3": minimax3_move}
 
 
 USAGE = f"usage: python -m agent.baselines {{{','.join(BASELINE_NAMES)}}}"

@@ -21,9 +21,12 @@ names a cell; every cell of a group is the same move on a given board, and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Collection, Iterable, Optional
 
 from agent import rules
+
+if TYPE_CHECKING:
+    from agent._core import Board as CoreBoard
 
 
 @dataclass(frozen=True, order=True)
@@ -34,7 +37,7 @@ class Move:
     row: int
     col: int
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not (
             isinstance(self.row, int)
             and isinstance(self.col, int)
@@ -49,7 +52,7 @@ class Move:
         return cls(*rules.parse_move_name(name))
 
     @classmethod
-    def from_cell(cls, cell) -> "Move":
+    def from_cell(cls, cell: tuple[int, int]) -> "Move":
         return cls(*cell)
 
     @property
@@ -57,7 +60,7 @@ class Move:
         return rules.move_name((self.row, self.col))
 
     @property
-    def cell(self) -> tuple:
+    def cell(self) -> tuple[int, int]:
         """(row, col)."""
         return self.row, self.col
 
@@ -70,7 +73,7 @@ class Group:
     """A group of one fruit type, 4-connected: what a move takes."""
 
     move: Move  # the name the agent gives it (see Board.normalize)
-    cells: frozenset  # (row, col) cells
+    cells: frozenset[tuple[int, int]]  # (row, col) cells
     fruit: str  # its fruit type, a digit
 
     @property
@@ -83,7 +86,7 @@ class Group:
         return self.size * self.size
 
 
-def naming_cell(cells) -> tuple:
+def naming_cell(cells: Collection[tuple[int, int]]) -> tuple[int, int]:
     """The cell that names a group: the lowest one in its leftmost column (as the core
     names the moves it searches)."""
     col = min(c for _, c in cells)
@@ -106,7 +109,7 @@ class Board:
         self._rows = rows
         digits = [int(ch) for row in rows for ch in row if ch != rules.EMPTY]
         self._types = types if types is not None else (max(digits) + 1 if digits else 1)
-        self._core = None
+        self._core: Optional[CoreBoard] = None
 
     @classmethod
     def from_text(cls, text: str) -> "Board":
@@ -126,7 +129,7 @@ class Board:
         return cls(rules.random_board(seed, size, types), types)
 
     @property
-    def rows(self) -> tuple:
+    def rows(self) -> tuple[str, ...]:
         """The rows, top first: digits for fruit, `*` for a hole."""
         return self._rows
 
@@ -149,7 +152,7 @@ class Board:
         """True when the box is empty: the game has ended."""
         return rules.is_empty(self._rows)
 
-    def core(self):
+    def core(self) -> CoreBoard:
         """This position in the compiled core (agent._core.Board), built once."""
         if self._core is None:
             from agent._core import Board as CoreBoard
@@ -157,7 +160,7 @@ class Board:
             self._core = CoreBoard(self._rows)
         return self._core
 
-    def groups(self) -> list:
+    def groups(self) -> list[Group]:
         """Every group once, in reading order of their naming cells."""
         found = [
             Group(Move(*naming_cell(cells)), frozenset(cells), self._rows[cells[0][0]][cells[0][1]])
@@ -165,7 +168,7 @@ class Board:
         ]
         return sorted(found, key=lambda group: group.move)
 
-    def legal_moves(self) -> list:
+    def legal_moves(self) -> list[Move]:
         """One move per group (its naming cell), in reading order."""
         return [group.move for group in self.groups()]
 
@@ -180,7 +183,7 @@ class Board:
         same answer."""
         return self.group_at(move).move
 
-    def play(self, move: Move) -> tuple:
+    def play(self, move: Move) -> tuple[Board, int]:
         """(the board after `move` and gravity, the points it scores); ValueError when it is
         not a move here."""
         child, points = self.core().play(self._legal_cell(move))
@@ -188,7 +191,7 @@ class Board:
         board._rows, board._types, board._core = child.rows(), self._types, child
         return board, points
 
-    def _legal_cell(self, move: Move) -> tuple:
+    def _legal_cell(self, move: Move) -> tuple[int, int]:
         if not isinstance(move, Move):
             raise TypeError(f"a move must be a Move, not {type(move).__name__}")
         n = self.size
@@ -198,7 +201,7 @@ class Board:
             raise ValueError(f"{move.name} is an empty cell")
         return move.cell
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Board], tuple[tuple[str, ...], int]]:
         # pickled as its rows (to worker processes and cluster workers); the core is rebuilt there
         return Board, (self._rows, self._types)
 
@@ -208,14 +211,14 @@ class Board:
     def __repr__(self) -> str:
         return f"Board({list(self._rows)!r})"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self._rows == other._rows
 
     def __hash__(self) -> int:
         return hash(self._rows)
 
 
-def _check_rows(rows: tuple) -> None:
+def _check_rows(rows: tuple[str, ...]) -> None:
     """ValueError saying what makes `rows` no position."""
     n = len(rows)
     if not 1 <= n <= rules.MAX_SIZE:

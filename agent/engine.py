@@ -13,9 +13,13 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from agent.board import Board, Move
+
+if TYPE_CHECKING:
+    from agent._core import Searcher
+    from agent.move.timing import TimeManager
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,7 @@ class Limit:
     depth: Optional[int] = None
     nodes: Optional[int] = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.cpu is None and self.depth is None and self.nodes is None:
             raise ValueError("a Limit needs cpu, depth or nodes")
         if self.cpu is not None and not (self.cpu > 0 and math.isfinite(self.cpu)):
@@ -64,8 +68,8 @@ class SearchResult:
     depth: int
     exact: bool
     nodes: int
-    pv: tuple
-    iterations: tuple
+    pv: tuple[Move, ...]
+    iterations: tuple[IterationInfo, ...]
     tt_hit_rate: float
 
 
@@ -75,7 +79,7 @@ def search(
     *,
     opponent: str = "best",
     evaluation: Optional[str] = None,
-    core_options: Optional[dict] = None,
+    core_options: Optional[dict[str, Any]] = None,
 ) -> SearchResult:
     """The agent's search of `board` within `limit`. `opponent="greedy"` searches as if
     the opponent always took a largest group (see `fruit-rage move --opponent`);
@@ -100,11 +104,11 @@ def search(
 
 def run_search(
     board: Board,
-    time_manager,
+    time_manager: Callable[[int, float, int], TimeManager],
     *,
     opponent: str = "best",
     evaluation: Optional[str] = None,
-    core_options: Optional[dict] = None,
+    core_options: Optional[dict[str, Any]] = None,
     max_depth: Optional[int] = None,
     max_nodes: Optional[int] = None,
     tt_bits: Optional[int] = None,
@@ -120,7 +124,7 @@ def run_search(
     options = {**search_options(board.size, opponent == "greedy", evaluation), **(core_options or {})}
     core = board.core()
     manager = time_manager(core.group_count(), DEFAULT_NODES_PER_SECOND, options.get("reduction", 0))
-    searched = []
+    searched: list[Searcher] = []
     decision = think(
         core,
         manager,

@@ -21,10 +21,14 @@ raises, overruns its clock or answers with something that is not a move.
 from __future__ import annotations
 
 import time
-from typing import Optional, Protocol
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol
 
 from agent import __version__
 from agent.board import Board, Move
+
+if TYPE_CHECKING:
+    from agent.engine import Limit, SearchResult
 
 
 class Player(Protocol):
@@ -47,16 +51,16 @@ class SearchPlayer:
 
     def __init__(
         self,
-        limit=None,
+        limit: Optional[Limit] = None,
         *,
         depth: Optional[int] = None,
         nodes: Optional[int] = None,
         cpu: Optional[float] = None,
         opponent: str = "best",
         evaluation: Optional[str] = None,
-        core_options: Optional[dict] = None,
+        core_options: Optional[dict[str, Any]] = None,
         name: Optional[str] = None,
-    ):
+    ) -> None:
         if opponent not in ("best", "greedy"):
             raise ValueError(f"opponent must be 'best' or 'greedy', not {opponent!r}")
         if evaluation is not None:
@@ -74,21 +78,21 @@ class SearchPlayer:
         self.core_options = dict(core_options or {})
         plain = limit is None and opponent == "best" and evaluation is None and not self.core_options
         self.name = name or ("ours" if plain else _limit_name(limit, opponent, evaluation, self.core_options))
-        self.last_result = None
+        self.last_result: Optional[SearchResult] = None
         self.version = __version__
 
     def choose(self, board: Board, clock_left: float) -> Move:
         from agent.engine import run_search, search
 
         if self.limit is not None:
-            self.last_result = search(
+            result = search(
                 board, self.limit, opponent=self.opponent, evaluation=self.evaluation, core_options=self.core_options
             )
         else:
             from agent.move.timing import TimeManager
 
             now = time.process_time()
-            self.last_result = run_search(
+            result = run_search(
                 board,
                 lambda root_moves, speed, reduction: TimeManager.in_process(
                     clock_left, root_moves, now, speed, reduction
@@ -97,7 +101,8 @@ class SearchPlayer:
                 evaluation=self.evaluation,
                 core_options=self.core_options,
             )
-        return self.last_result.move
+        self.last_result = result
+        return result.move
 
     def __repr__(self) -> str:
         return (
@@ -106,7 +111,12 @@ class SearchPlayer:
         )
 
 
-def _limit_name(limit, opponent: str, evaluation: Optional[str] = None, core_options: Optional[dict] = None) -> str:
+def _limit_name(
+    limit: Optional[Limit],
+    opponent: str,
+    evaluation: Optional[str] = None,
+    core_options: Optional[dict[str, Any]] = None,
+) -> str:
     parts = (
         []
         if limit is None
@@ -142,7 +152,7 @@ class RandomPlayer:
     name = "random"
     version = __version__
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: Optional[int] = None) -> None:
         self.seed = seed
 
     def choose(self, board: Board, clock_left: float) -> Move:
@@ -164,10 +174,15 @@ class Minimax3Player:
         return Move(*minimax3_move(board.rows, clock_left, in_process=True))
 
 
-BUILT_IN_PLAYERS = {"ours": SearchPlayer, "greedy": GreedyPlayer, "random": RandomPlayer, "minimax3": Minimax3Player}
+BUILT_IN_PLAYERS: dict[str, Callable[..., Player]] = {
+    "ours": SearchPlayer,
+    "greedy": GreedyPlayer,
+    "random": RandomPlayer,
+    "minimax3": Minimax3Player,
+}
 
 
-def player_from_name(name: str, **params) -> Player:
+def player_from_name(name: str, **params: Any) -> Player:
     """A built-in in-process player by its name (ours, greedy, random or minimax3), made
     with `params` (for ours, SearchPlayer's: depth, nodes, cpu, opponent)."""
     if name not in BUILT_IN_PLAYERS:
@@ -178,7 +193,7 @@ def player_from_name(name: str, **params) -> Player:
         raise ValueError(f"{name} with {params}: {error}") from None
 
 
-def player_from_python(text: str, **params) -> Player:
+def player_from_python(text: str, **params: Any) -> Player:
     """The player that `py:package.module:factory` names: the factory, called with
     `params` (none by default). The module is found as `python -m` finds one: in the
     current folder first, then in the environment. ValueError saying what is wrong when
@@ -193,7 +208,7 @@ def player_from_python(text: str, **params) -> Player:
         raise ValueError(f"{text!r}: cannot import {module_name}: {error}") from None
     except (Exception, SystemExit) as error:  # the user's module failed (or exited) while importing
         raise ValueError(f"{text!r}: importing {module_name} raised {type(error).__name__}: {error}") from None
-    factory = module
+    factory: Any = module
     for part in attribute.split("."):
         factory = getattr(factory, part, None)
         if factory is None:
@@ -201,7 +216,7 @@ def player_from_python(text: str, **params) -> Player:
     if not callable(factory):
         raise ValueError(f"{text!r}: {attribute} is not callable")
     try:
-        player = factory(**params)
+        player: Player = factory(**params)
     except (Exception, SystemExit) as error:
         raise ValueError(f"{text!r}: {attribute}() raised {type(error).__name__}: {error}") from None
     if not callable(getattr(player, "choose", None)):
@@ -216,7 +231,7 @@ def player_from_python(text: str, **params) -> Player:
     return player
 
 
-def _import_like_python_m(module_name: str):
+def _import_like_python_m(module_name: str) -> ModuleType:
     """Import with the current folder searched first. Afterwards the folder moves to the
     end of the path: the module's own later imports of its neighbours still resolve, but
     a file of the user's folder never shadows a module of the environment."""

@@ -83,7 +83,7 @@ def group_at(grid: Grid, cell: Cell) -> Group:
 def groups(grid: Grid) -> list:
     """All groups, each once, ordered by their first cell in reading order."""
     found = []
-    covered = set()
+    covered: set[Cell] = set()
     for cell in cells(grid):
         if cell not in covered and grid[cell[0]][cell[1]] != EMPTY:
             group = group_at(grid, cell)

@@ -122,7 +122,7 @@ def play_to_the_end(program: str, play, *args) -> int:
         failed = reader_left()
         return code or failed
     except OSError as error:  # e.g. stdout on a full disk
-        _cannot_write(program, error.strerror)
+        _cannot_write(program, error.strerror or str(error))
         return code or 1
     return code
 

@@ -109,6 +109,7 @@ class _Search:
         if game.is_terminal(state):
             return game.utility(state)
         if depth <= 0:
+            assert self.evaluate is not None  # search() takes a depth only with an evaluation
             return self.evaluate(state)
         entry = self.tt.get(state) if self.tt is not None else None
         if entry is not None and entry.depth >= depth:

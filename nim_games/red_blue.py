@@ -314,6 +314,7 @@ def play(settings: Settings) -> None:
             move = ask_move(game, state)
         else:
             result = search(game, state, settings.depth, evaluate, tt)
+            assert result.move is not None  # the state is not terminal
             move = result.move
             print(f"{name} takes {move} ({game.describe_value(result.value)}).")
         takes[state.player].append(move)

@@ -89,8 +89,8 @@ def make_position(rows: Sequence[Sequence[str]], mover: str = "X") -> Position:
     return Position(board, mover.upper())
 
 
-def find_best_move(rows: Sequence[Sequence[str]], mover: str = "X") -> tuple:
-    """The square (row, column) where perfect play puts `mover`'s mark."""
+def find_best_move(rows: Sequence[Sequence[str]], mover: str = "X") -> Optional[tuple]:
+    """The square (row, column) where perfect play puts `mover`'s mark; None when the game is over."""
     return search(TicTacToe(), make_position(rows, mover)).move
 
 
@@ -136,7 +136,9 @@ def play(first: str) -> None:
         if position.mover == human_mark:
             square = ask_square(position)
         else:
-            square = search(game, position, tt=tt).move
+            found = search(game, position, tt=tt).move
+            assert found is not None  # the position is not terminal
+            square = found
             print(f"Computer ({position.mover}) plays {square[0]} {square[1]}.")
         position = game.apply(position, square)
     print(show(position))

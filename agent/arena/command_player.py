@@ -5,11 +5,11 @@ process's programs share, so that a stop reaches every move they are running."""
 from __future__ import annotations
 
 import threading
-from typing import Optional
+from typing import Optional, Union
 
 from agent import __version__
 from agent.arena.agents import BUILT_IN_NAMES, AgentSpec, agent_spec
-from agent.arena.processes.runner import MoveRunner
+from agent.arena.processes.runner import MoveRunner, ProcessRun
 from agent.arena.turns import DEFAULT_GRACE, FAULT_INVALID, FAULT_TIME, Turn, check_output
 from agent.board import Board, Move
 from agent.gamefile import format_input, format_input_seconds
@@ -23,13 +23,13 @@ class CommandPlayer:
 
     def __init__(
         self,
-        command,
+        command: Union[str, AgentSpec],
         name: Optional[str] = None,
         runner: Optional[MoveRunner] = None,
         grace: float = DEFAULT_GRACE,
         isolate: bool = False,
         side: Optional[str] = None,
-    ):
+    ) -> None:
         self.spec = command if isinstance(command, AgentSpec) else agent_spec(command)
         self.name = name or self.spec.label
         self.runner = runner or shared_runner(grace, isolate)
@@ -41,6 +41,7 @@ class CommandPlayer:
         turn = self.take_turn(board, clock_left)
         if turn.fault is not None:
             raise RuntimeError(f"{self.name}: {turn.reason}")
+        assert turn.name is not None  # a turn without a fault names its move
         return Move.from_name(turn.name)
 
     def take_turn(self, board: Board, clock_left: float) -> Turn:
@@ -72,7 +73,9 @@ class CommandPlayer:
         return Turn(run.cpu, name, next_grid, points)
 
 
-_shared_runners = {}  # (grace, isolate) -> the MoveRunner this process's CommandPlayers share
+_shared_runners: dict[
+    tuple[float, bool], MoveRunner
+] = {}  # (grace, isolate) -> the MoveRunner this process's CommandPlayers share
 _shared_lock = threading.Lock()
 
 
@@ -98,7 +101,7 @@ def stop_shared_runners(kill: bool = True) -> None:
         runner.close()
 
 
-def _exit_detail(run) -> str:
+def _exit_detail(run: ProcessRun) -> str:
     if run.exit_code == 127:
         what = "command not found"
     elif run.exit_code == 126:

@@ -35,7 +35,9 @@ class PlayerSpec:
         if self.isolate and isinstance(player, CommandPlayer) and self.text in BUILT_IN_NAMES:
             from agent.arena.processes.side_users import python_problem
 
-            problem = python_problem(player.spec.command[0], player.spec.env)
+            command = player.spec.command
+            assert isinstance(command, list)  # a built-in runs as an argument list, not a shell command
+            problem = python_problem(command[0], player.spec.env)
             if problem:
                 raise ValueError(
                     f"{self.text}: with --isolate it runs as a user of its own, who cannot run this project's "

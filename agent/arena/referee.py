@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, Union
 
 from agent.arena.command_player import CommandPlayer
 from agent.arena.inprocess import timed_choose
@@ -20,9 +20,20 @@ from agent.arena.turns import DEFAULT_GRACE, FAULT_INVALID, FAULT_TIME, Turn
 from agent.board import Board, Move
 from agent.rules import is_empty
 
+if TYPE_CHECKING:
+    from agent.players import Player
+
 RECORD_FORMAT = 2  # 2: "format", "date", "versions", and per move "depth"/"value" when reported
 SIDES = ("A", "B")
 CPU_CLOCK, WALL_CLOCK = "cpu", "wall"  # what a player's clock measures: its CPU, or a person's thinking
+
+
+class SelfTimedPlayer(Protocol):
+    """A player that plays and charges its own turns (a CommandPlayer, `play`'s human)."""
+
+    name: str
+
+    def take_turn(self, board: Board, clock_left: float, /) -> Turn: ...
 
 
 @dataclass
@@ -30,33 +41,33 @@ class GameRecord:
     """A game: who played, the start, every turn, and the result. `to_dict()` is the
     record that `fruit-rage match --out` writes as JSON, one per line."""
 
-    agents: tuple  # the players' names, A then B
+    agents: tuple[str, str]  # the players' names, A then B
     first: str  # "A" or "B"
-    board: tuple  # the starting rows
+    board: tuple[str, ...]  # the starting rows
     types: int
-    start_clocks: tuple  # A's and B's clocks at the start, CPU seconds
-    turns: list = field(default_factory=list)  # (side, Turn), in order
-    scores: dict = field(default_factory=lambda: {"A": 0, "B": 0})
-    clocks: dict = field(default_factory=dict)  # left at the end (so far, during a game)
+    start_clocks: tuple[float, ...]  # A's and B's clocks at the start, CPU seconds
+    turns: list[tuple[str, Turn]] = field(default_factory=list)  # (side, Turn), in order
+    scores: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    clocks: dict[str, float] = field(default_factory=dict)  # left at the end (so far, during a game)
     winner: Optional[str] = None  # "A", "B", or None for a draw
     reason: str = ""
     fault: Optional[str] = None  # the loser's fault; None when decided by score
-    versions: tuple = (None, None)  # each player's version when it is this project's
+    versions: tuple[Optional[str], Optional[str]] = (None, None)  # each player's version when it is this project's
     date: str = ""  # when it ended, UTC, ISO 8601
     game: Optional[int] = None  # its number in a match, from 1
     seed: Optional[int] = None  # the seed its board was drawn from
     pair: Optional[int] = None  # the board's number in a paired match
     position: Optional[int] = None  # which of the match's given positions it started from, from 1
-    clock_kinds: tuple = (CPU_CLOCK, CPU_CLOCK)  # what A's and B's clocks measure
+    clock_kinds: tuple[str, str] = (CPU_CLOCK, CPU_CLOCK)  # what A's and B's clocks measure
 
     @property
     def margin(self) -> int:
         """A's score minus B's."""
         return self.scores["A"] - self.scores["B"]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The record as plain values (json.dumps writes it)."""
-        record = {
+        record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "date": self.date,
             "game": self.game,
@@ -88,8 +99,8 @@ class GameRecord:
     to_json = to_dict  # its name up to 0.1: it returns a dict, not JSON text
 
 
-def _turn_record(side: str, turn: Turn) -> dict:
-    record = {"player": side, "move": turn.name, "cpu": round(turn.seconds, 6), "points": turn.points}
+def _turn_record(side: str, turn: Turn) -> dict[str, Any]:
+    record: dict[str, Any] = {"player": side, "move": turn.name, "cpu": round(turn.seconds, 6), "points": turn.points}
     if turn.depth is not None:
         record.update(depth=turn.depth, value=turn.value)
     if turn.fault is not None:
@@ -97,11 +108,14 @@ def _turn_record(side: str, turn: Turn) -> dict:
     return record
 
 
-def take_turn(player, board: Board, clock_left: float, grace: float = DEFAULT_GRACE) -> Turn:
+def take_turn(
+    player: Union[Player, SelfTimedPlayer], board: Board, clock_left: float, grace: float = DEFAULT_GRACE
+) -> Turn:
     """`player`'s turn on `board`: through its own take_turn when it charges itself, else
     as an in-process Player (see agent.arena.inprocess)."""
     if hasattr(player, "take_turn"):
-        return player.take_turn(board, clock_left)
+        turn: Turn = player.take_turn(board, clock_left)
+        return turn
     answer, cpu, stopped = timed_choose(player, board, clock_left, grace)
     if stopped:
         return Turn(cpu, fault=FAULT_TIME, reason=f"ran out of time: still thinking after {cpu:.3f} s CPU")
@@ -127,14 +141,14 @@ def take_turn(player, board: Board, clock_left: float, grace: float = DEFAULT_GR
 
 
 def play_game(
-    player_a,
-    player_b,
+    player_a: Union[Player, SelfTimedPlayer],
+    player_b: Union[Player, SelfTimedPlayer],
     board: Board,
-    clocks=(300.0, 300.0),
+    clocks: Sequence[float] = (300.0, 300.0),
     first: str = "A",
-    on_move: Optional[Callable] = None,
+    on_move: Optional[Callable[[str, Turn, GameRecord], None]] = None,
     grace: float = DEFAULT_GRACE,
-    on_start: Optional[Callable] = None,
+    on_start: Optional[Callable[[GameRecord], None]] = None,
 ) -> GameRecord:
     """Play `board` out between player_a (side A) and player_b (B), `first` moving first,
     each starting with its entry of `clocks` (CPU seconds). on_start(record) is called
@@ -176,6 +190,7 @@ def play_game(
         if turn.fault is not None:
             record.winner, record.fault, record.reason = _other(mover), turn.fault, turn.reason
         else:
+            assert turn.grid is not None  # a turn without a fault has the grid after it
             board = Board(turn.grid, board.types)
             record.scores[mover] += turn.points
         if on_move is not None:
@@ -195,7 +210,8 @@ def lost_by_the_mover(record: GameRecord, reason: str) -> GameRecord:
     process ended in the middle of its turn: that side loses, `reason` recorded; or, when
     the board was already played out, the scores decide."""
     mover = _other(record.turns[-1][0]) if record.turns else record.first
-    if record.turns and is_empty(record.turns[-1][1].grid):
+    grid = record.turns[-1][1].grid if record.turns else None  # None after a faulted turn
+    if grid is not None and is_empty(grid):
         winner, record.reason = decide([record.scores[s] for s in SIDES], [record.clocks[s] for s in SIDES])
         record.winner = None if winner is None else SIDES[winner]
     else:
@@ -214,11 +230,11 @@ def _other(side: str) -> str:
     return "B" if side == "A" else "A"
 
 
-def _name(player) -> str:
+def _name(player: object) -> str:
     return str(getattr(player, "name", None) or type(player).__name__)
 
 
-def decide(scores, clocks) -> tuple:
+def decide(scores: Sequence[int], clocks: Sequence[float]) -> tuple[Optional[int], str]:
     """(winner index or None for a draw, reason) of a board played out."""
     if scores[0] != scores[1]:
         winner = 0 if scores[0] > scores[1] else 1

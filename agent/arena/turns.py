@@ -20,7 +20,7 @@ class Turn:
 
     seconds: float  # charged to the mover's clock
     name: Optional[str] = None  # the move as the player gave it, e.g. "G8"
-    grid: Optional[tuple] = None  # the grid after the move
+    grid: Optional[tuple[str, ...]] = None  # the grid after the move
     points: int = 0
     fault: Optional[str] = None  # FAULT_TIME, FAULT_INVALID or None
     reason: str = ""  # why it loses
@@ -28,7 +28,7 @@ class Turn:
     value: Optional[int] = None  # and the value it expected
 
 
-def check_output(grid, text: str) -> tuple:
+def check_output(grid: tuple[str, ...], text: str) -> tuple[str, tuple[str, ...], int]:
     """(move name, next grid, points) from an agent's output.txt; ValueError saying why it
     is not exactly the right answer."""
     try:

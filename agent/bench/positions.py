@@ -123,6 +123,7 @@ def _position(entry, where: str) -> BenchPosition:
     # no margin can exceed the points of taking the whole box at once
     if not _whole(value, -(board.fruit**2), board.fruit**2):
         raise ValueError(f"{where}: value: {_shown(value)}, not a margin this board can have")
+    assert isinstance(value, int)  # _whole checked it
     return BenchPosition(tuple(grid), value, _seconds(entry.get("reference_cpu_s"), f"{where}: reference_cpu_s"))
 
 

@@ -98,6 +98,7 @@ def run_set(
     for number, position in enumerate(bench_set.positions, 1):
         board = Board(position.grid)
         depth = board.fruit if bench_set.mode == "exact" else bench_set.depth
+        assert depth is not None  # a set of mode depth names its depth (positions.py checks it)
         start = time.process_time()
         found = search(board, Limit(depth=depth, cpu=time_limit), evaluation="none", core_options={"reduction": 0})
         cpu_s = time.process_time() - start

@@ -90,7 +90,7 @@ def game_report(record: dict, audit) -> str:
 def summary(audits) -> str:
     """Per agent: moves audited, points given away, in how many games; then the games
     whose result the solved end changed (best play from its start had another winner)."""
-    totals = {}
+    totals: dict[str, tuple[int, int, set[int]]] = {}
     changed = []
     for record, audit in audits:
         if audit.solved_from is None:
@@ -113,8 +113,8 @@ def summary(audits) -> str:
             f"  {printable(agent)}: {plural(moves, 'move')}, {plural(points, 'point')} given away, "
             f"in {plural(len(games), 'game')}"
         )
-    games = f"game {changed[0]}" if len(changed) == 1 else f"games {', '.join(changed)}"
-    lines.append("  games whose result the solved end changed: " + (f"{len(changed)} ({games})" if changed else "none"))
+    which = f"game {changed[0]}" if len(changed) == 1 else f"games {', '.join(changed)}"
+    lines.append("  games whose result the solved end changed: " + (f"{len(changed)} ({which})" if changed else "none"))
     return "\n".join(lines)
 
 

@@ -10,7 +10,8 @@ import textwrap
 import time
 
 from agent.arena.agents import files_named
-from agent.arena.matches.match import MatchSettings, run_match
+from agent.arena.matches.games import MatchSettings
+from agent.arena.matches.match import run_match
 from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.matches.resume import ResumeError, check_same_match, read_finished, seed_of
 from agent.arena.processes.runner import SetupFailed
@@ -19,7 +20,7 @@ from agent.arena.records.reading import describe_clocks
 from agent.arena.records.results_file import RecordsFile
 from agent.arena.stats.paired import paired_stats
 from agent.arena.stats.pairs import PairCollector
-from agent.arena.stats.sprt import EloSprt, MarginSprt
+from agent.arena.stats.sprt import EloSprt, MarginSprt, SprtResult
 from agent.arena.stats.summary import colour_lines, forfeit_lines, report_table
 from agent.arena.terminal.tables import clock_time, crop, terminal_width
 from agent.cli_support import INTERRUPTED, interrupted, plural, printable
@@ -41,9 +42,9 @@ def run(args) -> int:
         return 2
     try:
         test = (
-            EloSprt(*args.sprt, alpha=args.alpha, beta=args.beta)
+            EloSprt(args.sprt[0], args.sprt[1], alpha=args.alpha, beta=args.beta)
             if args.sprt
-            else MarginSprt(*args.sprt_margin, alpha=args.alpha, beta=args.beta)
+            else MarginSprt(args.sprt_margin[0], args.sprt_margin[1], alpha=args.alpha, beta=args.beta)
             if args.sprt_margin
             else None
         )
@@ -84,6 +85,7 @@ def run(args) -> int:
     done, seed = [], args.seed
     try:
         if args.resume:
+            assert out is not None  # --resume names the --out file
             with out.reader() as handle:
                 done, cut_at = read_finished(handle, args.resume)
             seed = seed if seed is not None else seed_of(done)
@@ -94,10 +96,11 @@ def run(args) -> int:
         )
         if args.resume:
             check_same_match(args.resume, done, settings, (args.agent_a, args.agent_b))
-            if cut_at is not None:
+            if cut_at is not None and out is not None:
                 out.cut_back(cut_at)  # every line checked first: nothing else is ever dropped
-    except ResumeError as error:
-        out.close()
+    except ResumeError as error:  # only with --resume, so with --out
+        if out is not None:
+            out.close()
         print(f"fruit-rage match: --resume {error}", file=sys.stderr)
         return 2
     done = [record for _, record in done]
@@ -120,12 +123,12 @@ def run(args) -> int:
     records = sorted(done, key=lambda record: record["game"])
     progress = Progress(settings.games, sys.stderr, sequential=test is not None)
     pairs = PairCollector() if args.paired else None
-    decision = [None]  # the sequential test's latest result
+    decision: list[SprtResult | None] = [None]  # the sequential test's latest result
     for record in records:
         progress.won[record["winner"]] += 1
         if pairs is not None:
             pairs.add(record)
-    if test is not None and pairs.pairs:
+    if test is not None and pairs is not None and pairs.pairs:
         decision[0] = test.result(pairs.pairs)
     remaining = [game for game in range(1, settings.games + 1) if game not in {r["game"] for r in records}]
     if decision[0] is not None and decision[0].verdict is not None:
@@ -137,8 +140,8 @@ def run(args) -> int:
         if out is not None:
             out.write(record)
         if pairs is not None and pairs.add(record) is not None and test is not None:
-            decision[0] = test.result(pairs.pairs)
-            progress.note = f"LLR {decision[0].llr:+.2f} ({decision[0].lower:.2f}, {decision[0].upper:.2f})"
+            result = decision[0] = test.result(pairs.pairs)
+            progress.note = f"LLR {result.llr:+.2f} ({result.lower:.2f}, {result.upper:.2f})"
         progress.update(record)
         return decision[0] is None or decision[0].verdict is None
 
@@ -146,7 +149,8 @@ def run(args) -> int:
     try:
         with stop_signals_interrupt():  # SIGTERM, SIGHUP: as Ctrl-C, the finished games reported
             run_match(
-                *specs,
+                specs[0],
+                specs[1],
                 settings,
                 jobs=args.jobs,
                 on_record=finished,
@@ -179,7 +183,7 @@ def run(args) -> int:
         width = terminal_width(sys.stdout)
         print(report_table(records, width))
         print("\n".join(colour_lines(records) + forfeit_lines(records, width)))
-        if args.paired:
+        if pairs is not None:
             print("\n".join(paired_stats(pairs.pairs).lines()))
     if decision[0] is not None:
         after = f"after {plural(decision[0].pairs, 'pair')}: {decision[0].describe(ended=True)}"

@@ -212,8 +212,8 @@ class Game:
         self.screen, self.agent_name, self.header = screen, agent_name, header
         self.scores = {HUMAN: 0, AGENT: 0}
         self.clocks = {HUMAN: seconds, AGENT: seconds}
-        self.moves = []
-        self.agent_moved_on = None  # (grid, the group taken)
+        self.moves: list[str] = []
+        self.agent_moved_on: tuple[tuple[str, ...], frozenset] | None = None  # (grid, the group taken)
 
     def status(self, your_clock=None) -> str:
         """The score and both clocks; `your_clock`: the person's, as it runs."""
@@ -322,4 +322,5 @@ def _taken(grid, turn: Turn) -> frozenset:
     """The cells of the group a turn took; none when it lost."""
     if turn.fault is not None:
         return frozenset()
+    assert turn.name is not None  # a turn without a fault names its move
     return frozenset(group_at(grid, parse_move_name(turn.name)))

@@ -7,7 +7,8 @@ import itertools
 import random
 import sys
 
-from agent.arena.matches.match import MatchSettings, run_match
+from agent.arena.matches.games import MatchSettings
+from agent.arena.matches.match import run_match
 from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt

@@ -9,7 +9,7 @@ import random
 import sys
 import textwrap
 
-from agent.arena.matches.match import MatchSettings
+from agent.arena.matches.games import MatchSettings
 from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.matches.tune import gate
 from agent.arena.processes.runner import SetupFailed

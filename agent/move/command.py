@@ -21,7 +21,7 @@ VALUE_OPTIONS = {
 }
 
 
-def move_options(words) -> dict:
+def move_options(words) -> "dict | None":
     """play_files' arguments for `[move] [--input F] [--output F] [--calibration F]
     [--verbose] [--opponent best|greedy] [--depth D] [--evaluation NAME]`, or None for
     anything else (help, another subcommand, a value out of range): the full parser then
@@ -29,7 +29,7 @@ def move_options(words) -> dict:
     words = list(words)
     if words and words[0] == "move":
         words.pop(0)
-    options = {"input_path": DEFAULT_INPUT, "output_path": DEFAULT_OUTPUT}
+    options: dict = {"input_path": DEFAULT_INPUT, "output_path": DEFAULT_OUTPUT}
     while words:
         word = words.pop(0)
         name, has_value, value = word.partition("=")

@@ -83,8 +83,8 @@ def think(
     clock=time.process_time,
     report=None,
     searcher_options=None,
-    max_depth: int = None,
-    max_nodes: int = None,
+    max_depth: "int | None" = None,  # as strings: the move loads no typing module
+    max_nodes: "int | None" = None,
 ) -> Decision:
     """The best move for `board` within what `manager` (the time policy) allows;
     `report(iteration, searcher)` is called after every iteration (for --verbose).
@@ -95,7 +95,7 @@ def think(
         searcher_options = search_options(board.n)
     searcher = new_searcher(board, tt_bits, searcher_options)
     counts = [0, 0, 0]  # nodes, table probes, table hits
-    iterations = []
+    iterations: list[Iteration] = []
     depth = 0
     while True:
         depth += 1
@@ -141,7 +141,9 @@ def think(
     return Decision(iterations, nodes, hits / probes if probes else 0.0)
 
 
-def solve_cap(board, manager: timing.TimeManager, now: float, max_depth: int = None, max_nodes: int = None):
+def solve_cap(
+    board, manager: timing.TimeManager, now: float, max_depth: "int | None" = None, max_nodes: "int | None" = None
+) -> "int | None":
     """The node cap of a search of `board` to its end (0: none), or None when the deepening
     is the better way: a depth limit short of the end, or a solve predicted to cost more
     than the budget holds."""
@@ -192,7 +194,7 @@ def new_searcher(board, tt_bits: int, options: dict):
     return Searcher(board, tt_bits=0, **options)
 
 
-def search_options(n: int, greedy_opponent: bool = False, evaluation: str = None) -> dict:
+def search_options(n: int, greedy_opponent: bool = False, evaluation: "str | None" = None) -> dict:
     """The searcher's options on an n x n board; `greedy_opponent`: model the opponent as
     one that always takes a largest group (see Searcher's opponent_model); `evaluation`:
     the horizon's evaluation by name (EVALUATION_KINDS), None for the agent's own (the

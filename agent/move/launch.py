@@ -25,7 +25,7 @@ def package_root() -> str:
     return os.path.dirname(PACKAGE_FOLDER)
 
 
-def compile_bytecode(folder: str = None) -> None:
+def compile_bytecode(folder: str | None = None) -> None:
     """Write the bytecode of the package's modules (of `folder`) now. A move process then
     loads it instead of compiling every module from source: where PYTHONDONTWRITEBYTECODE
     is set (CI machines, containers) or the folder is not writable at move time, that

@@ -21,7 +21,7 @@ class Choice:
 
 def choose_move(
     game,
-    calibration: Calibration = None,
+    calibration: "Calibration | None" = None,
     verbose=False,
     clock=time.process_time,
     greedy_opponent=False,

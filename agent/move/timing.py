@@ -143,7 +143,7 @@ class TimeManager:
         self.root_moves = root_moves
         self.nodes_per_second = nodes_per_second
         self.first_costly_depth = FIRST_COSTLY_DEPTH + reduction  # measured for reductions 0 and 2
-        self.costs = []  # CPU seconds of each completed depth, from depth 1
+        self.costs: list[float] = []  # CPU seconds of each completed depth, from depth 1
         self.stable = 0  # iterations in a row that kept the best move
         self.changed = False  # the last iteration changed it
 

@@ -94,7 +94,7 @@ def merge_potentials(board: CoreBoard, rows, cell_groups) -> list:
     for index, cells in enumerate(cell_groups):
         for row, col in cells:
             label[row][col] = index
-    touching = [set() for _ in cell_groups]
+    touching: list[set[int]] = [set() for _ in cell_groups]
     for row in range(n):
         for col in range(n):
             here = label[row][col]
@@ -107,14 +107,14 @@ def merge_potentials(board: CoreBoard, rows, cell_groups) -> list:
                 if other != NO_GROUP and other != here:
                     touching[here].add(other)
                     touching[other].add(here)
-    best_seen = [None] * len(cell_groups)
+    best_seen: list[int | None] = [None] * len(cell_groups)
     for taken, cells in enumerate(cell_groups):
         if not touching[taken]:
             continue
         falls = _falls(rows, cells)
         fallen_fruit = {rows[row][col] for row, col in falls}
         child_rows = None
-        component_size = {}
+        component_size: dict[tuple[int, int], int] = {}
         for index in touching[taken]:
             group = cell_groups[index]
             # A group that stays put keeps its size unless fruit of its type falls next to it.
@@ -129,7 +129,8 @@ def merge_potentials(board: CoreBoard, rows, cell_groups) -> list:
                     if landed not in component_size:
                         _flood_sizes(child_rows, landed, component_size)
                     size = max(size, component_size[landed])
-            if best_seen[index] is None or size > best_seen[index]:
+            best = best_seen[index]
+            if best is None or size > best:
                 best_seen[index] = size
     return [len(cells) if best is None else best for cells, best in zip(cell_groups, best_seen)]
 
@@ -137,7 +138,7 @@ def merge_potentials(board: CoreBoard, rows, cell_groups) -> list:
 def _falls(rows, taken) -> dict:
     """{cell: how many rows its fruit falls} for every fruit left above a cell of `taken`
     in its column once `taken` is removed."""
-    by_column = {}
+    by_column: dict[int, set[int]] = {}
     for row, col in taken:
         by_column.setdefault(col, set()).add(row)
     falls = {}

@@ -177,7 +177,7 @@ class FittedEvaluation:
         numbers = (*weights, intercept) if isinstance(weights, list) else ()
         if len(numbers) != len(FEATURE_NAMES) + 1 or not all(isinstance(x, (int, float)) for x in numbers):
             raise ValueError(f"{path}: needs {len(FEATURE_NAMES)} weights and an intercept, all numbers")
-        return cls(tuple(float(w) for w in weights), float(intercept))
+        return cls(tuple(float(w) for w in numbers[:-1]), float(numbers[-1]))
 
 
 @dataclass(frozen=True)

@@ -115,7 +115,7 @@ def _twenty(grid) -> tuple:
     return feature_vector(grid)
 
 
-FEATURE_SETS = {
+FEATURE_SETS: dict[str, Callable[[tuple], tuple]] = {
     "pair exchange as used": lambda g: (rules.pair_exchange_blend(g, PAIR_EXCHANGE_WEIGHTS),),
     "pair exchange rescaled": lambda g: (rules.pair_exchange_blend(g, PAIR_EXCHANGE_WEIGHTS),),
     "greedy pair": lambda g: (rules.greedy_pair_value(g),),
@@ -258,7 +258,8 @@ def forward_selection(positions: list, columns: dict, steps: int, *, splits: int
     columns chosen so far)], `steps` long at most."""
     names = list(columns)
     matrix = np.column_stack([np.asarray(columns[name], dtype=float) for name in names])
-    chosen, steps_taken = [], []
+    chosen: list[int] = []
+    steps_taken = []
     for _ in range(min(steps, len(names))):
         scores = {
             index: heldout_r2(

@@ -145,7 +145,7 @@ def as_used_columns(children: list, positions: list, every: int, names) -> dict:
     from agent._core import Board
     from agent.move.deepening import EVALUATION_KINDS
 
-    columns = {name: [] for name in names}
+    columns: dict[str, list[list[float]]] = {name: [] for name in names}
     values = {}  # of the parent at hand: {name: {cell: value}}, one cell a group
     for child in children:
         if child.parent not in values:

@@ -51,7 +51,8 @@ class Analyses:
         self.pending_limit = at_once + waiting
         self.per_owner = per_owner
         self.kept = kept
-        self._items = OrderedDict()  # key -> Analysis, the least recently asked for first
+        # key -> Analysis, the least recently asked for first
+        self._items: OrderedDict[object, Analysis] = OrderedDict()
 
     def start(self, key, record: dict, nodes: int, owner: str) -> Analysis:
         """The analysis of `record` under `key` with `nodes` nodes a position: the one
@@ -87,12 +88,13 @@ class Analyses:
         """Stop and forget the analysis under `key` (its process is killed); it is returned."""
         analysis = self._items.pop(key, None)
         if analysis is not None and not analysis.finished:
+            assert analysis.task is not None  # an unfinished analysis runs in its task
             analysis.task.cancel()
             analysis.state = "cancelled"
         return analysis
 
     async def close(self) -> None:
-        tasks = [item.task for item in self._items.values() if not item.finished]
+        tasks = [item.task for item in self._items.values() if not item.finished and item.task is not None]
         for key in list(self._items):
             self.cancel(key)
         await asyncio.gather(*tasks, return_exceptions=True)

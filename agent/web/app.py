@@ -13,6 +13,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -50,8 +51,20 @@ RECORDS_SECONDS = 120.0  # wall seconds allowed for checking a file of records
 # Files of records being received or checked at once, one an address; more are refused.
 RECORD_FILES_AT_ONCE = 4
 RECORDS_NICENESS = 19  # the records' worker yields the processors to the agents' thinking
-LIMITS = {"size": (1, engine.MAX_SIZE), "types": (1, engine.MAX_TYPES), "clock": (0, 300.0), "seed": (0, 10**18 - 1)}
-DEFAULTS = {"size": 8, "types": 3, "clock": 120.0, "agent_clock": 30.0, "first": "you", "opponent": "ours"}
+LIMITS: dict[str, tuple[Any, Any]] = {
+    "size": (1, engine.MAX_SIZE),
+    "types": (1, engine.MAX_TYPES),
+    "clock": (0, 300.0),
+    "seed": (0, 10**18 - 1),
+}
+DEFAULTS: dict[str, Any] = {
+    "size": 8,
+    "types": 3,
+    "clock": 120.0,
+    "agent_clock": 30.0,
+    "first": "you",
+    "opponent": "ours",
+}
 FIRST_CHOICES = ("you", "agent", "random")
 GAME_FIELDS = ("size", "types", "clock", "agent_clock", "first", "opponent", "seed")
 LONGEST_MOVE_NAME = 8
@@ -108,7 +121,7 @@ class Server:
         self.pool: WorkerPool | None = None  # the agents' thinking
         self.records_pool: WorkerPool | None = None  # checking files of records
         self.record_files: asyncio.Semaphore | None = None  # made on the server's event loop
-        self.record_file_senders = set()  # the addresses of the files being received or checked
+        self.record_file_senders: set[str] = set()  # the addresses of the files being received or checked
         self.analyses = Analyses(max(1, workers // 2), ANALYSES_WAITING, ANALYSES_PER_CLIENT, ANALYSES_KEPT)
 
     def _game_idle_seconds(self, session: Session) -> float:
@@ -187,6 +200,7 @@ class Server:
                 game.expect_turn(AGENT)
             except GameError as error:
                 raise HTTPException(error.status, str(error)) from None
+            assert self.pool is not None  # made as the server starts
             thought = await self.pool.think(
                 game.opponent, game.board.rows, game.board.types, game.clocks[AGENT], client=_client_address(request)
             )
@@ -210,6 +224,7 @@ class Server:
         except GameError as error:
             raise HTTPException(error.status, str(error)) from None
         position = len(game.moves)
+        assert self.pool is not None  # made as the server starts
         session.hinting = True
         try:
             found = await self.pool.run(
@@ -266,6 +281,7 @@ class Server:
             return await self._open_records(self._record_file(name), name, client)
 
     def _record_file(self, name: str) -> bytes:
+        assert self.records_dir is not None  # open_record_file has checked
         try:
             return replays.read_record_file(self.records_dir, name)
         except LookupError as error:
@@ -286,6 +302,7 @@ class Server:
     async def _record_file_turn(self, client: str):
         """One of the few places for a file of records in memory, one an address; 503 when
         all are taken or the address has one."""
+        assert self.record_files is not None  # made as the server starts
         if self.record_files.locked() or client in self.record_file_senders:
             raise _retry_later(
                 503, "the server is reading other files of records; try again in a moment", BUSY_RETRY_SECONDS
@@ -299,6 +316,7 @@ class Server:
 
     async def _open_records(self, data: bytes, label: str, client: str):
         """The file `data` read as records and kept as a replay of `client`'s."""
+        assert self.records_pool is not None  # made as the server starts
         reading = self.records_pool.run(RECORDS_SECONDS, replays.load_records, data, label, client=client)
         del data  # a refusal's traceback keeps this frame alive for a while: not the file with it
         try:
@@ -319,6 +337,7 @@ class Server:
 
     async def replay_game(self, request: Request):
         (_, index), games = self._replayed_game(request)
+        assert self.records_pool is not None  # made as the server starts
         try:
             view = await self.records_pool.run(
                 RECORDS_SECONDS, replays.game_view, index, games[index], client=_client_address(request)
@@ -395,7 +414,8 @@ def _client_address(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
-async def _http_error(request: Request, error: HTTPException):
+async def _http_error(request: Request, error: Exception):
+    assert isinstance(error, HTTPException)  # the handler registered for it
     return JSONResponse({"error": error.detail}, status_code=error.status_code, headers=error.headers)
 
 

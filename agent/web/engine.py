@@ -16,7 +16,7 @@ from agent.arena.records.reading import (
     starting_clocks,
     time_measured,
 )
-from agent.arena.referee import CPU_CLOCK, WALL_CLOCK, GameRecord, Turn, decide
+from agent.arena.referee import CPU_CLOCK, WALL_CLOCK, GameRecord, decide
 from agent.arena.review.analysis import (
     DEFAULT_NODES,
     EXACT_MARK,
@@ -26,6 +26,7 @@ from agent.arena.review.analysis import (
     search_position,
 )
 from agent.arena.review.phases import match_phases
+from agent.arena.turns import Turn
 from agent.board import Board, Move
 from agent.players import BUILT_IN_PLAYERS, player_from_name
 from agent.rules import MAX_SIZE, MAX_TYPES
@@ -86,6 +87,7 @@ def hint(rows: tuple, nodes: int) -> dict:
     searches a position: the group's name and cells, the position's value, and whether it
     is exact. Runs in a pool worker."""
     found = search_position(tuple(rows), nodes)
+    assert found.move is not None  # a board with a move to hint has a best one
     group = Board(rows).group_at(Move(*found.move))
     return {
         "move": group.move.name,

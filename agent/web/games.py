@@ -47,13 +47,13 @@ class Game:
         self.scores = {HUMAN: 0, AGENT: 0}
         self.turn: str | None = first  # None once the game is over
         self.turn_started = now
-        self.moves = []
+        self.moves: list[PlayedMove] = []
         self.winner: str | None = None
         self.reason = ""
         self.start_rows = board.rows  # for the game's record
         self.start_clocks = dict(clocks)
         self.fault: str | None = None  # how the loser lost, when not on points: "time" or "invalid"
-        self.hinted = set()  # the positions (moves played before them) the person asked a hint in
+        self.hinted: set[int] = set()  # the positions (moves played before them) the person asked a hint in
 
     @property
     def over(self) -> bool:

@@ -26,6 +26,10 @@ nitpicky = True
 # The standard library's own classes: the build fetches no inventory of Python's docs.
 # (Path: as game_log's `str | Path` annotation names it)
 nitpick_ignore = [("py:class", "socket.socket"), ("py:class", "pathlib.Path"), ("py:class", "Path")]
+# Internal classes the annotations name, not part of the reference: the compiled core's
+# Board (Board.core's result, typed for checkers in agent/_core.pyi) and the arena's
+# parsed agent command (CommandPlayer's `command` may be one).
+nitpick_ignore += [("py:class", "CoreBoard"), ("py:class", "AgentSpec")]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"show-inheritance": True}

@@ -57,6 +57,7 @@ class GameLog:
         )
 
     def end(self, game: Game) -> None:
+        assert game.winner is not None  # the game has ended
         self.write(f"Game over: {game.players[game.winner].name} wins; reason: {game.reason}")
 
     def interrupted(self) -> None:

@@ -12,8 +12,12 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .rules import Move
+
+if TYPE_CHECKING:
+    from typing import TypeGuard  # Python 3.10+: for the checker only
 
 MAX_MESSAGE_CHARS = 65536
 # Whitespace allowed before a message: the original sends none, we send one newline; a
@@ -148,7 +152,7 @@ class Hello:
     order: int
 
 
-def _is_int(value) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -130,14 +130,14 @@ class Game:
 
     def state(self) -> dict:
         """The state message sent to both players after every move (wire format)."""
-        message = {
+        message: dict[str, object] = {
             "finished": self.finished,
             "current_max": self.current_max,
             "stones_left": self.stones_left,
             "stones_removed": self.last_removed,
             "reset_used": self.last_reset,
         }
-        if self.finished:
+        if self.winner is not None:  # finished
             message["winner"] = self.players[self.winner].name
             message["reason"] = self.reason
         for index, record in enumerate(self.players):

@@ -202,7 +202,7 @@ class _Session:
             self._wait(min(deadline, self._next_hello_deadline()))
         self.selector.unregister(self.listener)
         self.listener.close()  # newcomers are refused from now on
-        seats = list(self.seats)
+        seats = [conn for conn in self.seats if conn is not None]  # both, as the loop above waited
         for conn in seats:
             del self.waiting[conn]
         self._turn_away_all("the game has started between two other players")
@@ -270,6 +270,7 @@ class _Session:
         elif conn in self.seats:  # a seated player must wait for the init message
             self._reject(conn, "sent a message before the game started")
         else:
+            assert isinstance(event.payload, dict)  # a message event carries a decoded object
             self._take_seat(conn, event.payload)
 
     def _take_seat(self, conn: Connection, message: dict) -> None:
@@ -307,6 +308,7 @@ class _Session:
             turn_start = time.monotonic()
         log.end(game)
         self._deliver(seats)
+        assert game.winner is not None  # the game is finished
         return GameResult(names[game.winner], game.reason)
 
     def _next_move(self, game: Game, seats: list[Connection], deadline: float, turn_start: float) -> None:
@@ -349,6 +351,7 @@ class _Session:
         elif player != game.turn:
             game.forfeit(player, "moved out of turn")
         else:
+            assert isinstance(event.payload, dict)  # a message event carries a decoded object
             try:
                 move = parse_move(event.payload)
             except ProtocolError as error:

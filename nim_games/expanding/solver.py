@@ -110,7 +110,8 @@ class Solver:
             return max(unproved or options, key=lambda option: self._prolonging(*option))[0]
         return max(options, key=lambda option: self._prolonging(*option))[0]
 
-    def _prolonging(self, move: Move, child: Position) -> tuple:
+    def _prolonging(self, move: Move, child: Optional[Position]) -> tuple:
         """Rank moves in a lost position: no immediate loss, then most stones left, then keep resets."""
+        assert child is not None  # best_move has returned a move that ends the game
         opponent_wins_at_once = self.move_cap(child) >= child.stones
         return (not opponent_wins_at_once, child.stones, not move.reset)

@@ -16,6 +16,7 @@ import shlex
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -159,6 +160,67 @@ def test_a_python_player_in_the_users_folder(venv, folder):
     assert done.returncode == 0, done.stderr
     assert "first-group" in done.stdout
     assert len((folder / "games.jsonl").read_text().splitlines()) == 2
+
+
+# A user's code on the public API, type-checked against the installed wheel: the calls
+# that are right pass --strict, and each wrong one is reported (so the types are seen, not
+# Any), the compiled core's stub too (Board.core()).
+_USER_TYPED = """\
+from agent import Board, GreedyPlayer, Limit, MatchSettings, Move, Player, RandomPlayer, run_match, search
+
+
+def best_move(rows: list[str], depth: int) -> Move:
+    board = Board(rows)
+    result = search(board, Limit(depth=depth))
+    after, points = board.play(result.move)
+    leaves: int = board.core().perft(1)
+    assert after.size == board.size and points + leaves > 0
+    return result.move
+
+
+def greedy() -> Player:
+    return GreedyPlayer()
+
+
+margins: list[int] = [
+    record.margin for record in run_match(greedy, RandomPlayer, MatchSettings(2, 5, 3)).records
+]
+"""
+_USER_WRONG = """\
+from agent import Board, Limit, search
+
+result = search(Board(["01", "10"]), Limit(depth="3"))
+value: str = result.value
+result.move.name.append("A1")
+Board(["01", "10"]).core().perft("deep")
+"""
+
+
+def test_a_users_type_checker_reads_the_installed_types(venv, folder):
+    (folder / "typed.py").write_text(_USER_TYPED)
+    (folder / "wrong.py").write_text(_USER_WRONG)
+    done = _run(
+        venv,
+        folder,
+        sys.executable,  # this environment's mypy, reading the venv's packages
+        "-m",
+        "mypy",
+        "--strict",
+        "--no-incremental",
+        "--python-executable",
+        os.path.join(venv, "bin", "python"),
+        "typed.py",
+        "wrong.py",
+        timeout=300,
+    )
+    errors = [line for line in done.stdout.splitlines() if ": error: " in line]
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert [line.split(":")[:2] + [line.rsplit("[", 1)[-1]] for line in errors] == [
+        ["wrong.py", "3", "arg-type]"],
+        ["wrong.py", "4", "assignment]"],
+        ["wrong.py", "5", "attr-defined]"],
+        ["wrong.py", "6", "arg-type]"],
+    ], done.stdout
 
 
 def _free_port() -> int:

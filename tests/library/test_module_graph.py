@@ -1,7 +1,8 @@
 """The package's shape, as docs/architecture.md draws it: every import between the
-project's modules (those inside functions too) goes down the picture's blocks, no two
-modules need each other, the Nim games import nothing from agent, and a competition move
-loads nothing above the move path."""
+project's modules (those inside functions too; not those under `if TYPE_CHECKING:`, which
+only a type checker reads) goes down the picture's blocks, no two modules need each other,
+the Nim games import nothing from agent, and a competition move loads nothing above the
+move path."""
 
 import ast
 import os
@@ -63,7 +64,7 @@ def imports_of(name: str, path: str, modules: dict) -> set:
     found = set()
     with open(path) as source:
         tree = ast.parse(source.read())
-    for node in ast.walk(tree):
+    for node in _run_time_nodes(tree):
         if isinstance(node, ast.Import):
             found.update(nearest(alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -76,6 +77,19 @@ def imports_of(name: str, path: str, modules: dict) -> set:
             for alias in node.names:
                 found.add(nearest(f"{base}.{alias.name}") or nearest(base))
     return found - {"", name}
+
+
+def _run_time_nodes(tree: ast.AST):
+    """Every node of `tree` but the bodies of `if TYPE_CHECKING:`: Python never runs them."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and isinstance(child.test, ast.Name) and child.test.id == "TYPE_CHECKING":
+                stack.extend(child.orelse)
+            else:
+                stack.append(child)
 
 
 @pytest.fixture(scope="module")

@@ -203,7 +203,7 @@ def run_on_cluster(address, calls, finished, *, timeout: float = CONNECT_TIMEOUT
     versions = software_versions()
     client = connect(address, versions, timeout)
     match = uuid.uuid4().hex
-    in_flight = {}  # future -> game number
+    in_flight: dict[object, int] = {}  # future -> game number
     results = as_completed(loop=client.loop)
 
     def start_games():
@@ -275,8 +275,8 @@ def _cancel(client, match: str, futures: list) -> None:
 
 # The worker's side. Module state of each worker process.
 _lock = threading.Lock()
-_playing = {}  # match id -> the GameProcesses playing one of its games now
-_stopped = set()  # ids of matches stopped: their games still queued here must not start
+_playing: dict[str, set[GameProcess]] = {}  # match id -> the GameProcesses playing one of its games now
+_stopped: set[str] = set()  # ids of matches stopped: their games still queued here must not start
 _thread_state = threading.local()  # .process: this worker thread's GameProcess
 
 
@@ -393,13 +393,13 @@ def serve_games() -> None:
     os.dup2(2, 1)  # what players print goes to the worker's log, not among the answers
     signal.signal(signal.SIGINT, signal.default_int_handler)  # a worker may ignore SIGINT
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    jobs = queue.Queue()
+    jobs: queue.Queue[bytes] = queue.Queue()
     threading.Thread(target=_read_jobs, args=(sys.stdin.buffer, jobs), daemon=True).start()
     try:
         while True:
             function, arguments = pickle.loads(jobs.get())
             try:
-                answer = (True, function(*arguments))
+                answer: tuple[bool, object] = (True, function(*arguments))
             except Exception as error:
                 answer = (False, error)
             _send(answers, _pickled_answer(answer))

@@ -15,6 +15,7 @@ import os
 import signal
 import time
 from collections import deque
+from typing import Optional
 
 from agent.arena.command_player import stop_shared_runners
 from agent.arena.matches.games import in_match, play_match_game
@@ -29,7 +30,7 @@ from agent.arena.processes.stop_signals import (
     raise_lost_stop,
     signals_held,
 )
-from agent.arena.referee import lost_by_the_mover
+from agent.arena.referee import GameRecord, lost_by_the_mover
 
 # Seconds a game's process has to end its game after SIGTERM before it is killed, and how
 # often the SIGTERM is sent again meanwhile.
@@ -43,9 +44,9 @@ class GameWorker:
     game it is playing."""
 
     def __init__(self, context, settings, factories: tuple, grace: float):
-        self.game = None  # the game it is playing
-        self.so_far = None  # that game's GameRecord as its last turn left it, from what it sent
-        self.done = None  # that game's finished GameRecord
+        self.game: Optional[int] = None  # the game it is playing
+        self.so_far: Optional[GameRecord] = None  # that game's record as its last turn left it, from what it sent
+        self.done: Optional[GameRecord] = None  # that game's finished record
         self.results, results = context.Pipe(duplex=False)
         tasks, self.tasks = context.Pipe(duplex=False)
         self.process = context.Process(
@@ -79,6 +80,7 @@ class GameWorker:
                 elif kind == "start":
                     self.so_far = value
                 else:  # a turn: sent alone, not the whole record again after every move
+                    assert self.so_far is not None  # the game's start comes before its turns
                     side, turn, self.so_far.scores, self.so_far.clocks = value
                     self.so_far.turns.append((side, turn))
         except (EOFError, OSError):
@@ -104,7 +106,9 @@ def run_games_in_processes(settings, factories, jobs: int, grace: float, numbers
     """Play the games `numbers` gives, `jobs` at a time, handing each record to finished()
     (which returns False to stop the match)."""
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    workers, again, lost_once = [], deque(), set()
+    workers: list[GameWorker] = []
+    again: deque[int] = deque()  # games to play again, their first process having died
+    lost_once: set[int] = set()
     numbers = iter(numbers)
     try:
         while True:
@@ -141,19 +145,21 @@ def run_games_in_processes(settings, factories, jobs: int, grace: float, numbers
         _stop(workers)
 
 
-def _after_a_death(worker: GameWorker, settings, lost_once: set, again: deque):
+def _after_a_death(worker: GameWorker, settings, lost_once: set[int], again: deque[int]) -> Optional[GameRecord]:
     """The record of a game whose process died, or None when it is to be played again."""
     remove_leftovers(worker.process.pid)  # its move, if one was running, and its folders
-    if worker.game not in lost_once:
-        lost_once.add(worker.game)
-        again.append(worker.game)
+    game = worker.game
+    assert game is not None  # only a worker handed a game is watched for its death
+    if game not in lost_once:
+        lost_once.add(game)
+        again.append(game)
         return None
     code = worker.process.exitcode
     ended = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
     if worker.so_far is None:
-        raise SetupFailed(f"game {worker.game}'s process ended twice before the game began ({ended})")
+        raise SetupFailed(f"game {game}'s process ended twice before the game began ({ended})")
     reason = f"its process ended during its move ({ended})"
-    return in_match(lost_by_the_mover(worker.so_far, reason), settings, worker.game)
+    return in_match(lost_by_the_mover(worker.so_far, reason), settings, game)
 
 
 def _stop(running: list) -> None:

@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
-from agent.arena.referee import DEFAULT_GRACE, GameRecord, play_game
+from agent.arena.referee import GameRecord, play_game
+from agent.arena.turns import DEFAULT_GRACE
 from agent.board import Board
+
+if TYPE_CHECKING:
+    from agent.arena.turns import Turn
+    from agent.players import Player
 
 
 @dataclass(frozen=True)
@@ -26,14 +31,14 @@ class MatchSettings:
     seed: int = 1
     paired: bool = False
     time_b: Optional[float] = None
-    positions: Optional[tuple] = None  # starting Boards to use in turn instead of random ones
+    positions: Optional[tuple[Board, ...]] = None  # starting Boards to use in turn instead of random ones
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.paired and self.games % 2:
             raise ValueError(f"a paired match plays every board twice: games must be even, not {self.games}")
 
     @property
-    def clocks(self) -> tuple:
+    def clocks(self) -> tuple[float, float]:
         return self.time, self.time if self.time_b is None else self.time_b
 
 
@@ -54,12 +59,18 @@ def first_mover(match_seed: int, game: int) -> str:
 
 
 def play_match_game(
-    settings: MatchSettings, game: int, factories: tuple, grace: float = DEFAULT_GRACE, on_start=None, on_move=None
+    settings: MatchSettings,
+    game: int,
+    factories: tuple[Callable[[], Player], Callable[[], Player]],
+    grace: float = DEFAULT_GRACE,
+    on_start: Optional[Callable[[GameRecord], None]] = None,
+    on_move: Optional[Callable[[str, Turn, GameRecord], None]] = None,
 ) -> GameRecord:
     """Game `game` (from 1) of the match, with fresh players from the two factories;
     on_start and on_move as play_game calls them."""
     board, position = board_number(settings, game), _position(settings, game)
     if position is not None:
+        assert settings.positions is not None  # a game has a position only from given ones
         start = settings.positions[position - 1]
     else:
         start = Board.random(game_seed(settings.seed, board), settings.size, settings.types)

@@ -11,15 +11,21 @@ those)."""
 
 from __future__ import annotations
 
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
 
 from agent.arena.command_player import stop_shared_runners
 from agent.arena.matches.game_processes import run_games_in_processes
 from agent.arena.matches.games import MatchSettings, play_match_game
 from agent.arena.processes.stop_signals import raise_lost_stop
-from agent.arena.referee import DEFAULT_GRACE, GameRecord
+from agent.arena.referee import GameRecord
+from agent.arena.turns import DEFAULT_GRACE
+
+if TYPE_CHECKING:
+    from agent.players import Player
+
+    Factories = tuple[Callable[[], Player], Callable[[], Player]]
 
 
 @dataclass
@@ -27,9 +33,9 @@ class MatchResult:
     """The games of a match, in game order."""
 
     settings: MatchSettings
-    records: list
+    records: list[GameRecord]
 
-    def json_records(self) -> list:
+    def json_records(self) -> list[dict[str, Any]]:
         return [record.to_dict() for record in self.records]
 
     def table(self) -> str:
@@ -54,12 +60,12 @@ class MatchResult:
 
 
 def run_match(
-    factory_a: Callable,
-    factory_b: Callable,
+    factory_a: Callable[[], Player],
+    factory_b: Callable[[], Player],
     settings: MatchSettings,
     *,
     jobs: int = 1,
-    on_record: Optional[Callable] = None,
+    on_record: Optional[Callable[[GameRecord], object]] = None,
     grace: float = DEFAULT_GRACE,
     games: Optional[Iterable[int]] = None,
     cluster: Optional[str] = None,
@@ -72,7 +78,7 @@ def run_match(
     moves running are killed and KeyboardInterrupt is raised."""
     factories = (factory_a, factory_b)
     numbers = iter(range(1, settings.games + 1) if games is None else games)
-    records = []
+    records: list[GameRecord] = []
 
     def finished(record: GameRecord) -> bool:
         records.append(record)
@@ -96,23 +102,32 @@ def run_match(
     else:
         _run_in_threads(settings, factories, jobs, grace, numbers, finished)
     stop_shared_runners(kill=False)  # the match's folders go with it
-    records.sort(key=lambda record: record.game)
+    records.sort(key=lambda record: record.game or 0)  # every record of a match has its number
     return MatchResult(settings, records)
 
 
-def _game_calls(settings, factories, grace, numbers):
+def _game_calls(
+    settings: MatchSettings, factories: Factories, grace: float, numbers: Iterator[int]
+) -> Iterator[tuple[int, Callable[..., GameRecord], tuple[Any, ...]]]:
     """(game number, function, arguments) of each game of `numbers`, for the cluster."""
     return ((game, play_match_game, (settings, game, factories, grace)) for game in numbers)
 
 
-def _charges_itself(factory) -> bool:
+def _charges_itself(factory: Callable[[], Player]) -> bool:
     """Whether the factory's players are programs run per move (CommandPlayer)."""
     declared = getattr(factory, "charges_itself", None)
-    return declared if declared is not None else hasattr(factory(), "take_turn")
+    return bool(declared) if declared is not None else hasattr(factory(), "take_turn")
 
 
-def _run_in_threads(settings, factories, jobs, grace, numbers, finished) -> None:
-    running = set()
+def _run_in_threads(
+    settings: MatchSettings,
+    factories: Factories,
+    jobs: int,
+    grace: float,
+    numbers: Iterator[int],
+    finished: Callable[[GameRecord], bool],
+) -> None:
+    running: set[Future[GameRecord]] = set()
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
         while True:
@@ -122,7 +137,7 @@ def _run_in_threads(settings, factories, jobs, grace, numbers, finished) -> None
                     break
             if not running:
                 return
-            done = ()
+            done: set[Future[GameRecord]] = set()
             while not done:
                 done, running = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
                 raise_lost_stop()
@@ -137,7 +152,7 @@ def _run_in_threads(settings, factories, jobs, grace, numbers, finished) -> None
         pool.shutdown(wait=True)
 
 
-def _stop_games(running: set) -> None:
+def _stop_games(running: set[Future[GameRecord]]) -> None:
     """End the games of these futures: each stops at its move under way, killed. A game
     that was only starting may make a new runner after the others were stopped: it is
     stopped in turn, until every game has ended."""

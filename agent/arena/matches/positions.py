@@ -47,7 +47,8 @@ def _positions_in(path: str) -> list:
         lines = without_bom(data).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"{path}: cannot read it: {getattr(error, 'strerror', None) or error}") from None
-    boards, start = [], 0
+    boards: list[Board] = []
+    start = 0
     while True:
         while start < len(lines) and not lines[start].strip():
             start += 1

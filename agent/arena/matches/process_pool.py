@@ -13,6 +13,7 @@ import queue
 import signal
 import threading
 import time
+from typing import Any, Optional
 
 from agent.arena.command_player import stop_shared_runners
 from agent.arena.processes.stop_signals import INTERRUPTING, STOP_SIGNALS, ignore_signals, raise_lost_stop, signals_held
@@ -25,7 +26,7 @@ def run_in_processes(calls, jobs: int, finished) -> None:
     module-level one). Results come back through a queue that the main thread waits on in
     short steps, so that Ctrl-C reaches it at once."""
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    results = queue.Queue()
+    results: queue.Queue[tuple[Optional[int], Any, Optional[BaseException]]] = queue.Queue()  # game, result, error
     with signals_held():  # a signal then comes after the forks, not in a hook they run; see _worker_start
         pool = context.Pool(jobs, initializer=_worker_start)
     try:

@@ -64,7 +64,7 @@ def seed_of(finished: list) -> Optional[int]:
 def check_same_match(path: str, finished: list, settings: MatchSettings, labels: tuple) -> None:
     """ResumeError unless every record is a different game of this very match."""
     clocks = settings.clocks
-    lines = {}  # game: the line that holds it
+    lines: dict[int, int] = {}  # game: the line that holds it
     for number, record in finished:
         game = record["game"]
         if not 1 <= game <= settings.games:
@@ -89,7 +89,7 @@ def check_same_match(path: str, finished: list, settings: MatchSettings, labels:
         if record.get("time_b", clocks[0]) != clocks[1]:
             differing.append("time_b")
         if not differing:  # then what the seed decides: who moves first, and the board drawn
-            decided = {"first": first_mover(settings.seed, game)}
+            decided: dict[str, object] = {"first": first_mover(settings.seed, game)}
             if not settings.positions:
                 decided["board"] = list(Board.random(seed, settings.size, settings.types).rows)
             differing = [key for key in decided if record[key] != decided[key]]

@@ -14,7 +14,8 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from agent.arena.matches.match import MatchResult, MatchSettings, run_match
+from agent.arena.matches.games import MatchSettings
+from agent.arena.matches.match import MatchResult, run_match
 from agent.arena.stats.paired import PairedStats, paired_stats
 from agent.arena.stats.pairs import PairCollector
 from agent.arena.stats.sprt import MarginSprt, SprtResult
@@ -54,11 +55,13 @@ class GateResult:
         if self.sprt is None:
             return "none: not one pair of games was completed"
         margin = self.stats.margin
+        assert margin is not None  # a pair was completed
         gained = f"the candidate gained {margin.mean:+.1f} +/- {margin.error:.1f} points a pair (95%)"
         if self.sprt.verdict == "H1":
             return f"keep the candidate (H1): {gained}"
         if self.sprt.verdict == "H0":
             return f"reject the candidate (H0): {gained}"
+        assert self.pairs_to_decide is not None  # given when undecided
         if math.isinf(self.pairs_to_decide):
             needed = "at this mean, midway between them, no number of pairs would"
         else:
@@ -90,15 +93,15 @@ def gate(
         raise ValueError("a gate plays paired boards: MatchSettings(paired=True)")
     test = MarginSprt(margin0, margin1, alpha=alpha, beta=beta)
     pairs = PairCollector()
-    last = [None]
+    last: list[Optional[SprtResult]] = [None]
 
     def finished(record) -> bool:
         if pairs.add(record.to_dict()) is None:
             return True
-        last[0] = test.result(pairs.pairs)
+        result = last[0] = test.result(pairs.pairs)
         if on_pair is not None:
-            on_pair(last[0])
-        return last[0].verdict is None
+            on_pair(result)
+        return result.verdict is None
 
     match = run_match(candidate, base, settings, jobs=jobs, cluster=cluster, on_record=finished)
     undecided = last[0] is not None and last[0].verdict is None

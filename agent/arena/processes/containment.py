@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import Optional
+from typing import IO, Any, Optional, Union
 
 from agent.arena.processes.stop_signals import stop_signals_deferred
 
@@ -60,7 +60,7 @@ class Start:
     argv: list
     cwd: str
     env: Optional[dict]
-    stderr: object  # a file for the move's stderr
+    stderr: Union[int, IO[Any]]  # a file for the move's stderr (the probe: subprocess.DEVNULL)
     user: Optional[tuple] = None  # (uid, gid) to run as; None: ours
 
 
@@ -74,6 +74,7 @@ def pick_containment(preferred: Optional[str] = None):
     parent = own_cgroup_folder()
     problem = cgroup_problem(parent)
     if problem is None:
+        assert parent is not None  # cgroup_problem names its absence
         end_orphaned_cgroups(parent)
         return CgroupContainment(parent)
     if preferred == CGROUP:
@@ -193,6 +194,7 @@ class CgroupMove(RunningMove):
     def __init__(self, folder: str, start: Start):
         self.folder = folder
         gate_read, gate_write = os.pipe()
+        ready_write: Optional[int]
         ready_read, ready_write = os.pipe()
         try:
             uid, gid = start.user or (None, None)
@@ -292,6 +294,7 @@ class SubreaperContainment:
                 "env": dict(os.environ if start.env is None else start.env),
             }
         ).encode()
+        assert not isinstance(start.stderr, int)  # a move's stderr is a file: DEVNULL is the cgroup probe's
         for _ in range(2):  # again once with a new server if this one is gone
             report_read, report_write = os.pipe()
             orders_read, orders_write = os.pipe()
@@ -359,7 +362,7 @@ class SubreaperContainment:
 class SubreaperMove(RunningMove):
     def __init__(self, report: int, orders: int, report_so_far: bytes):
         self._report = report
-        self._orders = orders
+        self._orders: Optional[int] = orders
         self._report_so_far = report_so_far
         self._lock = threading.Lock()
 
@@ -381,6 +384,7 @@ class SubreaperMove(RunningMove):
         finally:
             os.close(self._report)
             with self._lock:
+                assert self._orders is not None  # closed here only, as the move ends
                 os.close(self._orders)
                 self._orders = None
         text = report.decode(errors="replace").strip()
@@ -413,7 +417,7 @@ def _close_quietly(descriptor: int) -> None:
 
 
 def _read_to_end(descriptor: int) -> bytes:
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         chunk = os.read(descriptor, 4096)
         if not chunk:

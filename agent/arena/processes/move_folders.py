@@ -40,9 +40,9 @@ class MatchFolders:
     def __init__(self, shared_with_others: bool = False):
         self.shared_with_others = shared_with_others
         self._lock = threading.Lock()
-        self._path = None
-        self._fd = None
-        self._sides = {}  # name -> (path, descriptor)
+        self._path: Optional[str] = None
+        self._fd: Optional[int] = None
+        self._sides: dict[str, tuple[str, int]] = {}  # name -> (path, descriptor)
 
     @property
     def path(self) -> Optional[str]:
@@ -56,6 +56,7 @@ class MatchFolders:
         with self._lock:
             if self._path is None:
                 self._make_match_folder()
+            assert self._path is not None  # made just now, or before
             if side not in self._sides:
                 os.mkdir(side, 0o700, dir_fd=self._fd)
                 if owner is not None:
@@ -103,6 +104,7 @@ class MatchFolders:
             self._path, self._fd, self._sides = None, None, {}  # forgotten first: never closed twice
             for _, descriptor in sides.values():
                 os.close(descriptor)
+            assert fd is not None  # held with the path
             remove_folder(fd, os.path.dirname(path), os.path.basename(path))
 
 
@@ -117,7 +119,7 @@ class MoveFolder:
             except FileExistsError:  # taken, by chance or by the side itself
                 continue
         self.path = os.path.join(side_path, self.name)
-        self.fd = os.open(self.name, _DIRECTORY, dir_fd=side_fd)
+        self.fd: Optional[int] = os.open(self.name, _DIRECTORY, dir_fd=side_fd)
         try:
             _write_input(self.fd, input_text)
             if owner is not None:

@@ -12,7 +12,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Optional
 
-from agent.arena.processes.containment import ContainmentFailed, Start, pick_containment
+from agent.arena.processes.containment import ContainmentFailed, RunningMove, Start, pick_containment
 from agent.arena.processes.leftovers import watch_this_process
 from agent.arena.processes.move_folders import SHARED_SIDE, FolderFailed, MatchFolders
 from agent.arena.processes.side_users import SideUsers
@@ -64,7 +64,7 @@ class MoveRunner:
         weakref.finalize(self, self.containment.close)
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)  # notified as each run() ends
-        self._running = set()
+        self._running: set[RunningMove] = set()
         self._active = 0  # calls of run() under way
         self._stopped = False
 

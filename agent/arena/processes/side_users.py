@@ -16,7 +16,7 @@ from typing import Optional
 FIRST_ID = 1_500_000_000
 SPREAD = 10_000
 STRIDE = 16
-_taken = set()  # ids handed out in this process, by any runner
+_taken: set[int] = set()  # ids handed out in this process, by any runner
 _taken_lock = threading.Lock()
 
 
@@ -87,7 +87,7 @@ def _named(number: int) -> bool:
 
 def ids_of_processes() -> set:
     """Every user and group id some running process has (real, effective, saved, fs)."""
-    found = set()
+    found: set[int] = set()
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue

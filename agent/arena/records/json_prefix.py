@@ -21,9 +21,11 @@ _DECODER = json.JSONDecoder()
 def cut_object_keys(text: str) -> Optional[list]:
     """The whole keys of the top-level object when `text` is the start of a JSON object
     that ends before the object does; None for anything else (a whole value included)."""
-    stack, keys, expect, at = [], [], "value", 0
+    stack: list[str] = []
+    keys: list[str] = []
+    expect, at = "value", 0
     for _ in range(MAX_STEPS):
-        at = SPACE.match(text, at).end()
+        at = SPACE.match(text, at).end()  # type: ignore[union-attr]  # the pattern matches the empty string
         if at == len(text):
             return keys if stack else None
         if not stack and expect != "value":

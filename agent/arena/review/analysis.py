@@ -130,6 +130,7 @@ def solve_position(grid: tuple, nodes: int) -> Optional[PositionValue]:
     result = Searcher(Board(grid), tt_bits=SOLVER_TABLE_BITS).search(999, max_nodes=SOLVE_FACTOR * nodes)
     if not (result.completed and result.exact):
         return None
+    assert result.move is not None  # an exact search of a board with fruit has a move
     return PositionValue(tuple(result.move), result.value, True)
 
 
@@ -154,7 +155,7 @@ def analyse_game(
     first; AnalysisCancelled as soon as `cancelled()` says so between two searches."""
     positions = game_positions(record)
     total = len(positions)
-    values = [None] * total
+    values: dict[int, PositionValue] = {}  # by position, filled the last first
     solving = True  # until a solve fails: an earlier, larger position would fail too
     for done, index in enumerate(reversed(range(total))):
         if cancelled is not None and cancelled():
@@ -162,10 +163,11 @@ def analyse_game(
         if progress is not None:
             progress(done, total)
         grid = positions[index][1]
-        values[index] = solve_position(grid, nodes) if solving else None
-        if values[index] is None:
+        value = solve_position(grid, nodes) if solving else None
+        if value is None:
             solving = False
-            values[index] = search_position(grid, nodes)
+            value = search_position(grid, nodes)
+        values[index] = value
     if progress is not None:
         progress(total, total)
     moves = tuple(
@@ -186,6 +188,7 @@ def analyse_game(
 
 
 def _judge(number: int, side: str, grid: tuple, name: str, points: int, here: PositionValue, after: PositionValue):
+    assert here.move is not None  # a position with a move played has a best move
     if parse_move_name(name) in group_at(grid, here.move):  # the best group, named as played
         best, best_value, played_value, exact = name, here.value, here.value, here.exact
     else:

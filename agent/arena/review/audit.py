@@ -31,10 +31,10 @@ class Slip:
 @dataclass
 class GameAudit:
     moves: int  # legal moves in the game
-    solved_from: int = None  # index of the first solved position (None: none solved)
+    solved_from: int | None = None  # index of the first solved position (None: none solved)
     fruit_left: int = 0  # fruit on the board there
-    score_then: dict = None  # {"A": points, "B": points} at that position
-    best_play_margin: int = None  # A's final margin with best play from there
+    score_then: dict | None = None  # {"A": points, "B": points} at that position
+    best_play_margin: int | None = None  # A's final margin with best play from there
     moves_audited: dict = field(default_factory=lambda: {"A": 0, "B": 0})
     given_away: dict = field(default_factory=lambda: {"A": 0, "B": 0})
     slips: list = field(default_factory=list)
@@ -50,6 +50,7 @@ def solve_exactly(grid, seconds: float):
     result = Searcher(Board(grid), tt_bits=22).search(999, deadline=time.process_time() + seconds)
     if not (result.completed and result.exact):
         return None
+    assert result.move is not None  # an exact search of a board with fruit has a move
     return result.value, tuple(result.move)
 
 

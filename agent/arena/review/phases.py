@@ -45,7 +45,8 @@ def game_phases(record: dict, parts: int) -> tuple:
     count falls in before it is played."""
     positions = game_positions(record)
     total = fruit_count(positions[0][1])
-    margins, cpu = [], [0.0] * parts
+    margins: list[int] = []
+    cpu = [0.0] * parts
     score = {"A": 0, "B": 0}
     for played, ((side, grid, _, points), move) in enumerate(zip(positions, record["moves"] + [None])):
         gone = total - fruit_count(grid)

@@ -31,7 +31,7 @@ class PairedStats:
                 f"({score.score * 100:.2f} % +/- {score.score_error * 100:.2f})"
             ),
             *score.lines(),
-            *self.margin.lines(),
+            *(self.margin.lines() if self.margin is not None else []),
         ]
         if self.faulted:
             lines.append(f"Pairs with a game lost on a fault: {self.faulted} (their margins as scored until then)")

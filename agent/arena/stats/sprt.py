@@ -93,6 +93,10 @@ class _Sprt:
     """What both tests share; each declares alpha, beta and min_pairs after its own
     hypotheses, so that EloSprt(0, 5) reads as the hypotheses."""
 
+    alpha: float
+    beta: float
+    min_pairs: int
+
     @property
     def bounds(self) -> tuple:
         return llr_bounds(self.alpha, self.beta)

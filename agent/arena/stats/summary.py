@@ -134,7 +134,7 @@ def forfeit_lines(records, width: int = 80) -> list:
     reason the first of them gave, whole (an agent's error cut short may say nothing)."""
     import textwrap
 
-    lost = {}
+    lost: dict[tuple[str, str], list[dict]] = {}
     for record in sorted(records, key=lambda record: record["game"]):
         if record.get("fault") and record["winner"] is not None:
             loser = "B" if record["winner"] == "A" else "A"
@@ -173,7 +173,7 @@ def pair_line(records) -> str:
     """Paired boards (each board played twice, each agent moving first once): who scored
     more over both games of a pair, which cancels the board's and the first move's luck.
     Pairs with a game missing (an interrupted match) are left out."""
-    pairs = {}
+    pairs: dict[int, list[dict]] = {}
     for record in records:
         pairs.setdefault(record["pair"], []).append(record)
     won = {"A": 0, "B": 0, None: 0}

@@ -51,7 +51,7 @@ class Screen:
         size = shutil.get_terminal_size()
         return size.lines, size.columns
 
-    def board(self, grid, before=None) -> str:
+    def board(self, grid, before: tuple[tuple[str, ...], frozenset] | None = None) -> str:
         """The board as a frame holds it: at a terminal folded to fit what the frame
         leaves, with `before` ((grid, group): the board the agent just moved on, its group
         marked) beside it when both fit whole; when not a terminal, whole."""

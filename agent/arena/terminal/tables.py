@@ -21,8 +21,8 @@ ELLIPSIS = "..."
 
 def terminal_width(stream=None) -> int:
     """The columns to fit: the terminal's when `stream` is one, else COLUMNS, else 80."""
-    fallback = os.environ.get("COLUMNS", "")
-    fallback = int(fallback) if fallback.isdigit() and int(fallback) > 0 else DEFAULT_WIDTH
+    columns = os.environ.get("COLUMNS", "")
+    fallback = int(columns) if columns.isdigit() and int(columns) > 0 else DEFAULT_WIDTH
     try:
         if stream is not None and stream.isatty():
             return shutil.get_terminal_size((fallback, 24)).columns
