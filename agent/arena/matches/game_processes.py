@@ -192,7 +192,7 @@ def _serve_games(tasks, results, parent: int, settings, factories: tuple, grace:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for number in STOP_SIGNALS:
         signal.signal(number, _stop_game)
-    multiprocessing.util.Finalize(None, _end_game, exitpriority=0)
+    multiprocessing.util.Finalize(None, end_worker, exitpriority=0)
     end_with_parent(signal.SIGTERM, parent)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTING)
     while True:
@@ -225,6 +225,7 @@ def _stop_game(signum, frame) -> None:
     raise Stopping(128 + signum)
 
 
-def _end_game() -> None:
+def end_worker() -> None:
+    """As a worker process exits: its moves' runners stopped and their folders removed."""
     ignore_signals(STOP_SIGNALS)
     stop_shared_runners()

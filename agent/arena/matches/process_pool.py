@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Any, Optional
 
-from agent.arena.command_player import stop_shared_runners
+from agent.arena.matches.game_processes import SIGTERM_REPEAT, WORKER_STOP_GRACE, end_worker
 from agent.arena.processes.stop_signals import INTERRUPTING, STOP_SIGNALS, ignore_signals, raise_lost_stop, signals_held
 
 
@@ -68,12 +68,6 @@ def _put_error(results: queue.Queue, error: BaseException) -> None:
     results.put((None, None, error))
 
 
-# Seconds a worker has to end its game after the pool's SIGTERM before it is killed, and
-# how often the SIGTERM is sent again meanwhile.
-WORKER_STOP_GRACE = 10.0
-SIGTERM_REPEAT = 0.5
-
-
 def _stop_pool(pool) -> None:
     """Terminate the pool: SIGTERM, so each worker ends its game and removes its folders
     (see _worker_start). A worker the signal cannot stop would keep terminate() waiting
@@ -114,15 +108,10 @@ def _worker_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for number in STOP_SIGNALS:
         signal.signal(number, _worker_stop)
-    multiprocessing.util.Finalize(None, _worker_exit, exitpriority=0)
+    multiprocessing.util.Finalize(None, end_worker, exitpriority=0)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTING)
 
 
 def _worker_stop(signum, frame) -> None:
     ignore_signals(STOP_SIGNALS)  # a second one would break off the unwinding
     raise SystemExit(128 + signum)
-
-
-def _worker_exit() -> None:
-    ignore_signals(STOP_SIGNALS)
-    stop_shared_runners()
