@@ -77,6 +77,15 @@ def end_processes(processes, timeout: float = 15.0) -> list:
     return alive
 
 
+def watches_this_process(process) -> bool:
+    """Whether `process` is the leftovers watcher of this process (agent.arena.processes.leftovers)."""
+    try:
+        command = process.cmdline()
+    except psutil.Error:
+        return False
+    return "leftovers import watch" in " ".join(command) and command[-1] == str(os.getpid())
+
+
 def new_descendants(before: set) -> list:
     return [p for p in psutil.Process().children(recursive=True) if p.pid not in before]
 
@@ -151,7 +160,8 @@ def local_cluster_of(workers: int, threads: int):
     try:
         yield cluster.scheduler_address, client
     finally:
-        started = new_descendants(before)
+        # this process's own leftovers watcher (a referee of it ran) lives as long as it does
+        started = [p for p in new_descendants(before) if not watches_this_process(p)]
         commands = {p.pid: cmdline_of(p) for p in started}
         client.close()
         cluster.close()

@@ -13,7 +13,7 @@ import tempfile
 import threading
 from typing import Optional
 
-from agent.arena.processes.containment import end_orphaned_cgroups, own_cgroup_folder
+from agent.arena.processes.containment import end_orphaned_cgroups, own_cgroup_folder, process_alive
 from agent.arena.processes.move_folders import remove_orphaned_match_folders
 from agent.move.launch import package_root
 
@@ -64,10 +64,28 @@ def watch_this_process() -> None:
 
 def watch(referee: int) -> None:
     """The watcher: wait until every copy of the pipe's other end is closed, which the
-    kernel does as the referee dies however it dies, then remove what it left."""
-    while os.read(0, 4096):
-        pass
+    kernel does as the referee dies however it dies, or until the referee is gone (a
+    process it forked, a Dask worker's, may hold a copy for longer), then remove what it
+    left."""
+    import select
+
+    while _running(referee):
+        ready, _, _ = select.select([0], [], [], WATCH_POLL)
+        if ready and not os.read(0, 4096):
+            break
     remove_leftovers(referee)
+
+
+WATCH_POLL = 1.0  # seconds between the watcher's looks at its referee
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return process_alive(pid)
 
 
 _WATCHER = (
