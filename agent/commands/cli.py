@@ -562,14 +562,17 @@ def _take_bare_move_options(parser, args) -> None:
 
 
 def main(argv=None) -> int:
+    words = sys.argv[1:] if argv is None else argv
+    subcommand = words[0] if words and not words[0].startswith("-") else None
+    program = "fruit-rage" + (f" {subcommand}" if subcommand else "")
     try:
-        return _run_command(sys.argv[1:] if argv is None else argv)
+        return _run_command(words)
+    except KeyboardInterrupt:  # Ctrl-C before the command's own handling: in its imports or the parser
+        return interrupted(program)
     except ModuleNotFoundError as error:
         if error.name != "agent._core":
             raise
-        words = sys.argv[1:] if argv is None else argv
-        subcommand = words[0] if words and not words[0].startswith("-") else None
-        print(core_missing("fruit-rage" + (f" {subcommand}" if subcommand else "")), file=sys.stderr)
+        print(core_missing(program), file=sys.stderr)
         return 1
 
 
