@@ -462,11 +462,12 @@ def test_match_s_agents_are_explained_in_its_help(tmp_path):
 def test_a_source_tree_without_its_compiled_core_says_what_to_do(tmp_path):
     """`python3 -m agent` in the source folder after a plain `pip install .`: the folder's
     agent/ (with no agent._core built in it) hides the installed package."""
-    shutil.copytree(
-        Path(launch.package_root()) / "agent",
-        tmp_path / "agent",
-        ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"),
-    )
+    for package in ("agent", "nim_games"):  # the source tree has both; agent imports nim_games.console
+        shutil.copytree(
+            Path(launch.package_root()) / package,
+            tmp_path / package,
+            ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"),
+        )
     (tmp_path / "setup.py").write_text("")
     shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "input.txt")
     for args, program in (

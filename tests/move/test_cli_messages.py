@@ -32,6 +32,7 @@ FAILURES = {
     "phases": (("phases", "nofile"), "fruit-rage phases: nofile: no such file"),
     "play": (("play", "--agent", "./x"), "fruit-rage play: agent './x': ./x is a relative path"),
     "analyse": (("analyse", "nofile"), "fruit-rage analyse: nofile: no such file"),
+    "bench": (("bench", "--positions", "nofile"), "fruit-rage bench: nofile: no such file"),
 }
 
 
