@@ -102,7 +102,7 @@ def think(
         start = clock()
         result = None
         if depth == 2:
-            cap = solve_cap(board, manager, clock(), max_depth, max_nodes)
+            cap = solve_cap(board, max_depth, max_nodes)
             if cap is not None:
                 result = _solve(searcher, board.fruit, manager.deadline, cap, counts)
                 if result is not None and (result.completed or clock() >= manager.deadline):
@@ -141,20 +141,18 @@ def think(
     return Decision(iterations, nodes, hits / probes if probes else 0.0)
 
 
-def solve_cap(
-    board, manager: timing.TimeManager, now: float, max_depth: "int | None" = None, max_nodes: "int | None" = None
-) -> "int | None":
+def solve_cap(board, max_depth: "int | None" = None, max_nodes: "int | None" = None) -> "int | None":
     """The node cap of a search of `board` to its end (0: none), or None when the deepening
-    is the better way: a depth limit short of the end, or a solve predicted to cost more
-    than the budget holds."""
+    is the better way: a depth limit short of the end, a clock (whose policy keeps the
+    deepening in charge), or a solve predicted to cost more than half the node limit."""
     if max_depth is not None:
         return (max_nodes or 0) if max_depth >= board.fruit else None
-    affordable = manager.solve_nodes(now)
-    if max_nodes:
-        affordable = min(affordable, max_nodes * timing.SOLVE_SHARE)
+    if not max_nodes:
+        return None
+    affordable = max_nodes * timing.SOLVE_SHARE
     if timing.predicted_solve_nodes(board.group_count()) > affordable:
         return None
-    return 0 if affordable == float("inf") else int(affordable)
+    return int(affordable)
 
 
 def _solve(searcher, fruit: int, deadline: float, cap: int, counts: list):
