@@ -41,3 +41,5 @@ cdef int largest_moves(const FrontierView *view, const Group **out) noexcept nog
 cdef const Group *move_with_key(const FrontierView *view, int key) noexcept nogil
 # Into `out`, all of the view's moves in rank order; returns how many.
 cdef int all_moves(const FrontierView *view, const Group **out) noexcept nogil
+# How many groups the view's position has, of any size.
+cdef int view_count(const FrontierView *view) noexcept nogil

@@ -171,3 +171,9 @@ cdef int all_moves(const FrontierView *view, const Group **out) noexcept nogil:
         count += 1
         j += 1
     return count
+
+
+cdef int view_count(const FrontierView *view) noexcept nogil:
+    # the parent's groups wholly beside the band, and the band's
+    return (view.index.all.ends_before[view.band_lo] + view.index.all.starts_after[view.band_hi]
+            + view.band.count)

@@ -191,17 +191,22 @@ cdef void take_census(const GroupList *groups, int min_size, GroupCensus *seen) 
                 seen.largest_unlisted = size
 
 
+cdef inline bint ranks_before(const Group *a, const Group *b) noexcept nogil:
+    """Larger first, ties in rank order: the summary's order, however its groups arrive."""
+    return a.size > b.size or (a.size == b.size and a.rank < b.rank)
+
+
 cdef void keep_if_largest(GroupSummary *summary, const Group *g) noexcept nogil:
     cdef int j
     summary.multi_count += 1
     if summary.largest_count < SUMMARY_LARGEST:
         j = summary.largest_count
         summary.largest_count += 1
-    elif g.size > summary.largest[SUMMARY_LARGEST - 1].size:
+    elif ranks_before(g, summary.largest[SUMMARY_LARGEST - 1]):
         j = SUMMARY_LARGEST - 1
     else:
         return
-    while j > 0 and summary.largest[j - 1].size < g.size:
+    while j > 0 and ranks_before(g, summary.largest[j - 1]):
         summary.largest[j] = summary.largest[j - 1]
         j -= 1
     summary.largest[j] = g

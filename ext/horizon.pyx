@@ -48,8 +48,9 @@ cdef inline int32_t move_value(SearchState *s, const Position *pos, const GroupL
 
 
 cdef int32_t two_plies_left(SearchState *s, const Position *pos, const GroupList *groups,
-                            const Group **order, int32_t *scores, int count, uint16_t tt_move,
-                            int32_t alpha, int32_t beta, int ply, uint16_t *best_move) noexcept nogil:
+                            const FrontierView *view, const Group **order, int32_t *scores, int count,
+                            uint16_t tt_move, int32_t alpha, int32_t beta, int ply,
+                            uint16_t *best_move) noexcept nogil:
     cdef GroupSummary *summary = &s.buffers.summaries[ply]
     cdef const Group *g
     cdef int i, listed
@@ -72,11 +73,15 @@ cdef int32_t two_plies_left(SearchState *s, const Position *pos, const GroupList
                 # only groups of one fruit are left, each worth at most 1 - 1
                 s.stats.horizon_hits += 1
                 return best if best >= 0 else 0
+            if view != NULL:
+                all_moves(view, order)
             score_moves(&s.ordering, order, count, scores, tt_move)   # then all of them, in order
             pick_next(order, scores, count, 0)
             g = order[0]
         else:
             if i == 0:
+                if view != NULL:
+                    all_moves(view, order)
                 score_moves(&s.ordering, order, count, scores, tt_move)
             pick_next(order, scores, count, i - listed)
             g = order[i - listed]

@@ -300,7 +300,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     cdef Position child
     cdef const Group *g
     cdef int i, bound, reduce, count
-    cdef bint lazy = False, shortcut
+    cdef bint lazy = False, shortcut, last_plies
     cdef FrontierView view
     cdef int32_t best = -INFINITE, value, points, alpha_in = alpha
     cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
@@ -336,21 +336,27 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     order = s.buffers.order + ply * s.buffers.room
     scores = s.buffers.scores + ply * s.buffers.room
     s.buffers.indexes[ply].ready = 0
-    shortcut = frontier and ply > 0 and s.config.frontier_shortcut and not needs_parent_list(s.config.eval_kind)
+    last_plies = depth == 2 and reads_last_plies(s)
+    shortcut = ply > 0 and s.config.frontier_shortcut and (
+        (frontier and not needs_parent_list(s.config.eval_kind)) or last_plies)
     if shortcut:
-        # Read from the parent's list, not listed: the children are evaluated from the
+        # Read from the parent's list, not listed: the children are valued from the
         # summary. The first move is found alone, for it mostly settles the node.
         index = &s.buffers.indexes[ply - 1]
         if not index.ready:
             index_children(&s.buffers.lists[ply - 1], pos.n, index)
         frontier_view(&s.buffers.lists[ply - 1], index, s.buffers.played[ply - 1], pos,
-                      frontier_min_size(alpha), groups, &view, &census, &s.buffers.summaries[ply])
-        best = dropped_bound(s, pos, &census)
-        if s.ordering.flags & ORDER_SIZE:
+                      1 if last_plies else frontier_min_size(alpha), groups, &view, &census,
+                      &s.buffers.summaries[ply])
+        if last_plies:
+            count = view_count(&view)
+        elif s.ordering.flags & ORDER_SIZE:
+            best = dropped_bound(s, pos, &census)
             order[0] = first_frontier_move(&s.ordering, &view, tt_move, order)
             count = order[0] != NULL
             lazy = count == 1
         else:
+            best = dropped_bound(s, pos, &census)
             count = all_moves(&view, order)
     else:
         if ply == 0:
@@ -369,8 +375,9 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
             count = groups_of_size(groups, 1, MAX_GROUPS, order)
     if ply == 0:
         tt_move = s.root.move if s.root.move != NO_MOVE else tt_move
-    if depth == 2 and reads_last_plies(s):
-        best = two_plies_left(s, pos, groups, order, scores, count, tt_move, alpha, beta, ply, &best_move)
+    if last_plies:
+        best = two_plies_left(s, pos, groups, &view if shortcut else NULL, order, scores, count, tt_move,
+                              alpha, beta, ply, &best_move)
         if s.clock.stop:
             return 0
         count = 0
