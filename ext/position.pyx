@@ -61,8 +61,15 @@ cdef inline int32_t apply_group(Position *child, const Position *pos, const Grou
     cdef int t, c, low
     cdef uint32_t removed, before, after
     cdef uint64_t h
-    memcpy(child, pos, sizeof(Position))
-    h = child.hash
+    # A child is made at every node: with few types only the planes in use are copied (a
+    # copy of fixed size is faster where most of them are).
+    if pos.types <= MAX_TYPES // 2:
+        memcpy(child.plane, pos.plane, pos.types * sizeof(pos.plane[0]))
+    else:
+        memcpy(child.plane, pos.plane, sizeof(pos.plane))
+    child.n = pos.n
+    child.types = pos.types
+    h = pos.hash
     for c in range(group.lo, group.hi + 1):
         removed = masks[c - group.lo]
         if not removed:

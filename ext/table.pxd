@@ -19,6 +19,8 @@ ctypedef struct TTEntry:
 
 ctypedef struct Table:
     TTEntry *entries      # NULL: no table
+    void *block           # the mapping that holds them, and its length
+    size_t length
     uint64_t mask
     uint8_t age           # the current search generation, 0..63
 
