@@ -389,7 +389,7 @@ cdef class Searcher:
         while len(line) < limit and board.pos.fruit:
             key = node_key(&self.s, &board.pos, len(line))
             entry = table_slot(&self.s.table, key)
-            if entry == NULL or entry.key != key or entry.move == NO_MOVE:
+            if entry == NULL or not entry_holds(entry, key) or entry.move == NO_MOVE:
                 break
             cell = self.move_cell(entry.move)
             try:

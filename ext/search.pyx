@@ -324,13 +324,13 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     entry = table_slot(&s.table, key)
     if entry != NULL:
         s.stats.tt_probes += 1
-        if entry.key == key:
+        if entry_holds(entry, key):
             s.stats.tt_hits += 1
             tt_move = entry.move
-            if ply > 0 and entry_settles(entry, depth, alpha, beta):
+            if ply > 0 and entry_settles(entry, depth, alpha, beta, &value):
                 if entry.depth != SOLVED_DEPTH:
                     s.stats.horizon_hits += 1
-                return entry.value
+                return value
 
     groups = &s.buffers.lists[ply]
     order = s.buffers.order + ply * s.buffers.room

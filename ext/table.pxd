@@ -8,30 +8,41 @@ cdef enum:
     BOUND_EXACT = 0
     BOUND_LOWER = 1
     BOUND_UPPER = 2
+    UNBOUNDED = 0x7FFFFFFF   # a side with no bound known
 
-# 16 bytes. A `depth` of SOLVED_DEPTH marks a value usable at any depth.
+# 16 bytes: both bounds of a node's value, so that a node searched again in another window
+# (a null window, then a wider one) finds what either search proved. A `depth` of
+# SOLVED_DEPTH marks bounds usable at any depth. The slot's index is the key's low bits,
+# `check` its high half.
 ctypedef struct TTEntry:
-    uint64_t key
-    int32_t value
+    uint32_t check
+    int32_t lower
+    int32_t upper
     uint16_t move         # Group.key of the best or refuting move
     int8_t depth
-    uint8_t bound_age     # bound in bits 0-1, search generation in bits 2-7
+    uint8_t age           # the search generation that stored it
 
 ctypedef struct Table:
     TTEntry *entries      # NULL: no table
     void *block           # the mapping that holds them, and its length
     size_t length
     uint64_t mask
-    uint8_t age           # the current search generation, 0..63
+    uint8_t age           # the current search generation, 0..255
 
 # 2^bits zeroed entries; False when the memory is not there.
 cdef bint table_allocate(Table *table, int bits) noexcept nogil
 cdef void table_free(Table *table) noexcept nogil
 # The slot `key` maps to; NULL when there is no table.
 cdef TTEntry *table_slot(const Table *table, uint64_t key) noexcept nogil
-# Whether the entry's stored bound settles a node searched to `depth` in (alpha, beta).
-cdef bint entry_settles(const TTEntry *entry, int depth, int32_t alpha, int32_t beta) noexcept nogil
-# Store a result in `slot` unless it holds a deeper entry of this generation for another key.
+# Whether the slot holds an entry for `key`.
+cdef bint entry_holds(const TTEntry *entry, uint64_t key) noexcept nogil
+# Whether the entry's bounds settle a node searched to `depth` in (alpha, beta); the value
+# (fail-soft) into `value` when they do.
+cdef bint entry_settles(const TTEntry *entry, int depth, int32_t alpha, int32_t beta,
+                        int32_t *value) noexcept nogil
+# Store a result (`bound` says which side of the value it proves) in `slot`: the bounds of
+# the same node at the same depth are merged; another node's entry gives way unless it is
+# deeper and of this generation.
 cdef void table_store(const Table *table, TTEntry *slot, uint64_t key, int32_t value,
                       uint16_t move, int depth, int bound) noexcept nogil
 cdef void table_next_generation(Table *table) noexcept nogil

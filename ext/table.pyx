@@ -39,21 +39,48 @@ cdef TTEntry *table_slot(const Table *table, uint64_t key) noexcept nogil:
     return &table.entries[key & table.mask]
 
 
-cdef bint entry_settles(const TTEntry *entry, int depth, int32_t alpha, int32_t beta) noexcept nogil:
-    cdef int bound = entry.bound_age & 3
-    return entry.depth >= depth and (bound == BOUND_EXACT or (bound == BOUND_LOWER and entry.value >= beta)
-                                     or (bound == BOUND_UPPER and entry.value <= alpha))
+cdef bint entry_holds(const TTEntry *entry, uint64_t key) noexcept nogil:
+    return entry.check == <uint32_t>(key >> 32) and entry.depth != 0
+
+
+cdef bint entry_settles(const TTEntry *entry, int depth, int32_t alpha, int32_t beta,
+                        int32_t *value) noexcept nogil:
+    if entry.depth < depth:
+        return False
+    if entry.lower >= beta or entry.lower == entry.upper:
+        value[0] = entry.lower
+        return True
+    if entry.upper <= alpha:
+        value[0] = entry.upper
+        return True
+    return False
 
 
 cdef void table_store(const Table *table, TTEntry *slot, uint64_t key, int32_t value,
                       uint16_t move, int depth, int bound) noexcept nogil:
-    if slot.key != key or (slot.bound_age >> 2) != table.age or depth >= slot.depth:
-        slot.key = key
-        slot.value = value
-        slot.move = move
-        slot.depth = depth
-        slot.bound_age = bound | (table.age << 2)
+    cdef int32_t lower = value if bound != BOUND_UPPER else -UNBOUNDED
+    cdef int32_t upper = value if bound != BOUND_LOWER else UNBOUNDED
+    if entry_holds(slot, key) and slot.age == table.age and slot.depth >= depth:
+        if slot.depth > depth:
+            return                          # a deeper search's bounds are worth more
+        if lower < slot.lower:              # the same search: both proofs hold
+            lower = slot.lower
+        if upper > slot.upper:
+            upper = slot.upper
+        if lower > upper:                   # they disagree (a collision): the newer wins
+            lower = value if bound != BOUND_UPPER else -UNBOUNDED
+            upper = value if bound != BOUND_LOWER else UNBOUNDED
+        if move == NO_MOVE:
+            move = slot.move
+    elif not entry_holds(slot, key) and slot.age == table.age and slot.depth > depth:
+        return                              # another node's deeper entry of this search stays
+    slot.check = <uint32_t>(key >> 32)
+    slot.lower = lower
+    slot.upper = upper
+    slot.move = move
+    slot.depth = depth
+    slot.age = table.age
 
 
 cdef void table_next_generation(Table *table) noexcept nogil:
-    table.age = (table.age + 1) & 63
+    table.age = table.age + 1
