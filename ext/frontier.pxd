@@ -8,6 +8,7 @@ ctypedef struct ParentIndex:
     # A list read for its children one ply above the horizon, which need only the large
     # groups they keep of it and counts (see frontier_view).
     int32_t ready                       # 0 until filled for the current list of its ply
+    int32_t children                    # the list's children that could have read it so far
     const Group **by_size               # the list's groups, size descending (room for them)
     int32_t largest_size
     int32_t at_least[MAX_GROUPS + 2]    # [s]: groups of at least s fruit, s <= largest_size + 1

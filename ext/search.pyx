@@ -13,6 +13,10 @@ from core_types cimport MAX_GROUPS
 
 cdef enum:
     CLOCK_POLL_NODES = 256       # ~1 ms of search on the largest boards
+    SELECTED_MOVES = 3           # moves of a node picked one at a time before the rest are sorted
+
+cdef int SHELL_GAPS[7]
+SHELL_GAPS[:] = [301, 132, 57, 23, 10, 4, 1]
 
 # Told apart in the table when the opponent is modelled: the same board is worth something
 # else with us to move than with the modelled opponent to move.
@@ -127,12 +131,38 @@ cdef void score_moves(const MoveOrdering *ordering, const Group **order, int cou
             scores[i] = INFINITE * 1024
 
 
+cdef inline void sort_moves(const Group **order, int32_t *scores, int first, int count) noexcept nogil:
+    """Shell sort of order[first:count], best score first (Ciura's gaps)."""
+    cdef int k, gap, i, j
+    cdef const Group *g
+    cdef int32_t score
+    for k in range(7):
+        gap = SHELL_GAPS[k]
+        for i in range(first + gap, count):
+            g = order[i]
+            score = scores[i]
+            j = i
+            while j - gap >= first and scores[j - gap] < score:
+                order[j] = order[j - gap]
+                scores[j] = scores[j - gap]
+                j -= gap
+            order[j] = g
+            scores[j] = score
+
+
 cdef inline void pick_next(const Group **order, int32_t *scores, int count, int i) noexcept nogil:
-    """Selection sort one step: bring the best-scored remaining move to place i. Lazy, so
-    a cutoff after a few moves does not pay for sorting all of them."""
+    """Bring the best-scored remaining move to place i, for i = 0, 1, 2... in turn. The first
+    few by a selection step (a cutoff after them does not pay for sorting all); at
+    SELECTED_MOVES the rest are sorted at once (a scan per move is quadratic where all of
+    hundreds of moves are searched)."""
     cdef int j, best = i
     cdef const Group *tmp
     cdef int32_t tmp_score
+    if i > SELECTED_MOVES:
+        return
+    if i == SELECTED_MOVES:
+        sort_moves(order, scores, i, count)
+        return
     for j in range(i + 1, count):
         if scores[j] > scores[best]:
             best = j
@@ -336,13 +366,19 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     order = s.buffers.order + ply * s.buffers.room
     scores = s.buffers.scores + ply * s.buffers.room
     s.buffers.indexes[ply].ready = 0
+    s.buffers.indexes[ply].children = 0
     last_plies = depth == 2 and reads_last_plies(s)
     shortcut = ply > 0 and s.config.frontier_shortcut and (
         (frontier and not needs_parent_list(s.config.eval_kind)) or last_plies)
     if shortcut:
+        # The parent's first child is listed whole: at a cut node it is the only one, and
+        # the index would cost more than the list.
+        index = &s.buffers.indexes[ply - 1]
+        index.children += 1
+        shortcut = index.ready or index.children > 1
+    if shortcut:
         # Read from the parent's list, not listed: the children are valued from the
         # summary. The first move is found alone, for it mostly settles the node.
-        index = &s.buffers.indexes[ply - 1]
         if not index.ready:
             index_children(&s.buffers.lists[ply - 1], pos.n, index)
         frontier_view(&s.buffers.lists[ply - 1], index, s.buffers.played[ply - 1], pos,
