@@ -117,7 +117,7 @@ cdef inline int32_t largest_reply(const Position *pos, const Group *g, const Gro
     cdef Position after
     cdef GroupCensus seen
     play_group_unhashed(&after, pos, g, group_masks(groups, g))
-    child_census(&after, g, summary, &seen)
+    child_census(&after, g, summary, &seen, 0)
     return seen.first
 
 
@@ -164,7 +164,7 @@ cdef void exchange_terms(const Position *pos, const Group *move, const GroupList
     scratch.count = 0
     scratch.pool = parent.pool
     scratch.mask_start = scratch.mask_end = parent.mask_end
-    walk_columns(pos, band_lo, band_hi, scratch, NULL)
+    walk_columns(pos, band_lo, band_hi, scratch, NULL, 0)
     child_summary(summary, scratch, band_lo, band_hi, &own)
     whole = not census_of_summary(&own, &seen) or own.largest_count == 0
     if not whole:
@@ -223,7 +223,7 @@ cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const Gr
                       const GroupSummary *summary, GroupList *scratch) noexcept nogil:
     cdef GroupCensus seen
     if kind == EVAL_GREEDY_PAIR:
-        child_census(pos, move, summary, &seen)
+        child_census(pos, move, summary, &seen, 0)
         return pair_value(&seen)
     if kind == EVAL_ALTERNATING:
         list_child_groups(parent, move, pos, scratch)

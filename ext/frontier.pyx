@@ -54,7 +54,7 @@ cdef void frontier_view(const GroupList *parent, const ParentIndex *index, const
     band.count = 0
     band.pool = parent.pool
     band.mask_start = band.mask_end = parent.mask_end
-    walk_columns(child, view.band_lo, view.band_hi, band, NULL)
+    walk_columns(child, view.band_lo, view.band_hi, band, NULL, 0)
     memcpy(summary, &index.summary, sizeof(GroupSummary))
     summary.multi_count = index.multi.ends_before[view.band_lo] + index.multi.starts_after[view.band_hi]
     summary.largest_count = 0

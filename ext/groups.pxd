@@ -55,16 +55,18 @@ cdef void list_child_groups(const GroupList *parent, const Group *move, const Po
 cdef void take_census(const GroupList *groups, int min_size, GroupCensus *seen) noexcept nogil
 cdef void summarize(const GroupList *groups, GroupSummary *summary) noexcept nogil
 # The two largest groups (seen.first, seen.second) of `child`, the position `move` leaves,
-# from the summary of the groups of the position it was played in.
+# from the summary of the groups of the position it was played in. With `enough` > 0 the
+# census may stop at the first group of that size or more (seen.first is then one of them).
 cdef void child_census(const Position *child, const Group *move, const GroupSummary *summary,
-                       GroupCensus *seen) noexcept nogil
+                       GroupCensus *seen, int enough) noexcept nogil
 # How many groups `child`, the position `move` leaves, has (no masks are built).
 cdef int32_t count_child_groups(const Position *child, const Group *move,
                                 const ColumnCounts *parent) noexcept nogil
 # Every group with fruit in columns first..last once: appended to `out` and counted in
 # `seen`, each unless NULL; returns how many. Over the whole board they come in rank order.
+# With `enough` > 0 (and `seen`) the walk stops after the first group of that size or more.
 cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
-                      GroupCensus *seen) noexcept nogil
+                      GroupCensus *seen, int enough) noexcept nogil
 # Count a group of two or more fruit in `summary`, and keep it if it is among the largest.
 cdef void keep_if_largest(GroupSummary *summary, const Group *g) noexcept nogil
 # ColumnCounts of the groups of at least `min_size` fruit.

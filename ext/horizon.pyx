@@ -23,6 +23,14 @@ cdef inline int32_t largest_kept(const GroupSummary *summary, const Group *move)
     return 1
 
 
+cdef inline int least_size_at(int32_t points) noexcept nogil:
+    """The least group size whose square is at least `points` (> 0)."""
+    cdef int size = <int>sqrt(<double>points)
+    while size * size < points:
+        size += 1
+    return size
+
+
 cdef inline int32_t move_value(SearchState *s, const Position *pos, const GroupList *groups,
                                const GroupSummary *summary, const Group *g, int32_t alpha,
                                bint bounded) noexcept nogil:
@@ -41,7 +49,9 @@ cdef inline int32_t move_value(SearchState *s, const Position *pos, const GroupL
     play_group_unhashed(&child, pos, g, group_masks(groups, g))
     if enter_node(s):
         return 0
-    child_census(&child, g, summary, &census)
+    # once the walk meets a reply large enough to keep the move at or below alpha, the
+    # rest of it cannot raise the move's value above alpha
+    child_census(&child, g, summary, &census, least_size_at(points - alpha) if bounded else 0)
     if census.first < child.fruit:
         s.stats.horizon_hits += 1               # the reply does not end the game
     return points - census.first * census.first
