@@ -96,7 +96,7 @@ cdef int32_t two_plies_left(SearchState *s, const Position *pos, const GroupList
             pick_next(order, scores, count, i - listed)
             g = order[i - listed]
         if (bounded and largest_first and <int32_t>g.size * g.size - 1 <= alpha
-                and (i != listed or scores[0] < INFINITE * 1024)):
+                and (i != listed or scores[0] < TT_MOVE_SCORE)):
             # no move after this one is larger (the table's move may come first, out of
             # size order): none can raise alpha
             s.stats.horizon_hits += 1

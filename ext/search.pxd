@@ -1,5 +1,5 @@
 # Contract of the search unit (search.pyx; needs the other contracts before it): alpha-beta
-# negamax of one depth over the score difference, with its move ordering, late move
+# negamax of one depth over the score difference, with late move
 # reduction and the frontier's pruning, and the buffers and statistics of one search.
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
@@ -8,12 +8,8 @@ from core_types cimport MAX_N, Group, GroupList, Position
 cdef enum:
     INFINITE = 1000000          # above any reachable margin (26 * 26) ** 2
 
-# Visible from Python as agent._core.ORDER_TT etc.
+# Visible from Python as agent._core.MODEL_NONE etc.
 cpdef enum:
-    ORDER_TT = 1
-    ORDER_SIZE = 2
-    ORDER_HISTORY = 4
-    ORDER_ALL = 7
     MODEL_NONE = 0
     MODEL_GREEDY = 1
 
@@ -27,10 +23,6 @@ ctypedef struct SearchConfig:
                                 # plain twin of frontier_view, for tests)
     int quiescence              # plies searched past the horizon, hot moves only (0: none)
     int hot_size                # a hot move takes a group of at least this many fruit
-
-ctypedef struct MoveOrdering:
-    int flags                   # ORDER_*
-    int32_t history[MAX_N * 32] # by Group.key: depth^2 summed over the cutoffs it caused
 
 ctypedef struct PlyBuffers:
     # One of each per ply, grown by reserve_plies and kept across iterations; the lists
