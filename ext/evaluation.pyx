@@ -164,7 +164,7 @@ cdef void exchange_terms(const Position *pos, const Group *move, const GroupList
     scratch.count = 0
     scratch.pool = parent.pool
     scratch.mask_start = scratch.mask_end = parent.mask_end
-    walk_columns(pos, band_lo, band_hi, scratch, NULL, 0)
+    walk_columns(pos, band_lo, band_hi, scratch, NULL, 0, NULL)
     child_summary(summary, scratch, band_lo, band_hi, &own)
     whole = not census_of_summary(&own, &seen) or own.largest_count == 0
     if not whole:

@@ -1,8 +1,18 @@
 # Contract of the frontier unit (frontier.pyx; needs groups.pxd before it): a node one ply
 # above the horizon seen through its parent's list, without a list of its own.
-from libc.stdint cimport int16_t, int32_t
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint32_t
 
 from core_types cimport MAX_GROUPS, MAX_N, Group, GroupList, Position
+
+ctypedef struct ReplyCensus:
+    # The largest groups in the band of a move G of the indexed list, in the position G
+    # leaves: the same in a child's position taking G, as long as the child's own move
+    # lies away from every column the walk looked at (see reply_census).
+    uint32_t stamp                      # the index's stamp when it was taken
+    int16_t first
+    int16_t second
+    uint8_t reach_lo                    # the columns of the groups the walk found
+    uint8_t reach_hi
 
 ctypedef struct ParentIndex:
     # A list read for its children one ply above the horizon, which need only the large
@@ -16,6 +26,8 @@ ctypedef struct ParentIndex:
     ColumnCounts all
     ColumnCounts multi                  # the same for groups of two or more fruit
     GroupSummary summary
+    uint32_t stamp                      # new for every list indexed (0: never)
+    ReplyCensus replies[MAX_N * 32]     # by Group.key
 
 ctypedef struct FrontierView:
     # The groups of a position one ply above the horizon, not listed but read from its

@@ -30,6 +30,10 @@ cdef void index_children(const GroupList *groups, int n, ParentIndex *index) noe
     count_columns(groups, n, 1, &index.all)
     count_columns(groups, n, 2, &index.multi)
     summarize(groups, &index.summary)
+    index.stamp += 1
+    if index.stamp == 0:                    # wrapped: every census stored is stale
+        memset(index.replies, 0, sizeof(index.replies))
+        index.stamp = 1
     index.ready = 1
 
 
@@ -54,7 +58,7 @@ cdef void frontier_view(const GroupList *parent, const ParentIndex *index, const
     band.count = 0
     band.pool = parent.pool
     band.mask_start = band.mask_end = parent.mask_end
-    walk_columns(child, view.band_lo, view.band_hi, band, NULL, 0)
+    walk_columns(child, view.band_lo, view.band_hi, band, NULL, 0, NULL)
     memcpy(summary, &index.summary, sizeof(GroupSummary))
     summary.multi_count = index.multi.ends_before[view.band_lo] + index.multi.starts_after[view.band_hi]
     summary.largest_count = 0

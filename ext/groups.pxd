@@ -59,14 +59,19 @@ cdef void summarize(const GroupList *groups, GroupSummary *summary) noexcept nog
 # census may stop at the first group of that size or more (seen.first is then one of them).
 cdef void child_census(const Position *child, const Group *move, const GroupSummary *summary,
                        GroupCensus *seen, int enough) noexcept nogil
+# Its first part: into `seen`, the two largest of the groups `move` leaves beside its band
+# (of n columns), read from `summary`; False when the summary cannot tell them.
+cdef bint kept_census(const Group *move, int n, const GroupSummary *summary,
+                      GroupCensus *seen) noexcept nogil
 # How many groups `child`, the position `move` leaves, has (no masks are built).
 cdef int32_t count_child_groups(const Position *child, const Group *move,
                                 const ColumnCounts *parent) noexcept nogil
 # Every group with fruit in columns first..last once: appended to `out` and counted in
 # `seen`, each unless NULL; returns how many. Over the whole board they come in rank order.
 # With `enough` > 0 (and `seen`) the walk stops after the first group of that size or more.
+# `reach` (unless NULL) widens to the columns of every group the walk floods.
 cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
-                      GroupCensus *seen, int enough) noexcept nogil
+                      GroupCensus *seen, int enough, int *reach) noexcept nogil
 # Count a group of two or more fruit in `summary`, and keep it if it is among the largest.
 cdef void keep_if_largest(GroupSummary *summary, const Group *g) noexcept nogil
 # ColumnCounts of the groups of at least `min_size` fruit.

@@ -83,7 +83,7 @@ cdef inline void count_groups(GroupCensus *seen, int size, int count) noexcept n
 
 
 cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
-                      GroupCensus *seen, int enough) noexcept nogil:
+                      GroupCensus *seen, int enough, int *reach) noexcept nogil:
     # Groups of one fruit (most of them when p is large) are found in bulk with bit
     # operations; only the rest pay for a flood fill, which may reach beyond the columns.
     cdef uint32_t visited[MAX_N]
@@ -122,6 +122,11 @@ cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
                     size += popcount(group[cc])
                     visited[cc] |= group[cc]
                 found += 1
+                if reach != NULL:
+                    if lo < reach[0]:
+                        reach[0] = lo
+                    if hi > reach[1]:
+                        reach[1] = hi
                 if seen != NULL:
                     count_groups(seen, size, 1)
                     if enough and size >= enough:
@@ -137,7 +142,7 @@ cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
 cdef void list_groups(const Position *pos, GroupList *out) noexcept nogil:
     out.count = 0
     out.mask_end = out.mask_start
-    walk_columns(pos, 0, pos.n - 1, out, NULL, 0)
+    walk_columns(pos, 0, pos.n - 1, out, NULL, 0, NULL)
 
 
 cdef void list_child_groups(const GroupList *parent, const Group *move, const Position *child,
@@ -152,7 +157,7 @@ cdef void list_child_groups(const GroupList *parent, const Group *move, const Po
     band.count = 0
     band.pool = parent.pool
     band.mask_start = band.mask_end = parent.mask_end
-    walk_columns(child, band_lo, band_hi, &band, NULL, 0)
+    walk_columns(child, band_lo, band_hi, &band, NULL, 0, NULL)
     for i in range(1, band.count):      # insertion sort by rank: the walk nearly keeps it
         g = found[i]
         j = i
@@ -228,13 +233,13 @@ cdef void summarize(const GroupList *groups, GroupSummary *summary) noexcept nog
     summary.ready = 1
 
 
-cdef void child_census(const Position *child, const Group *move, const GroupSummary *summary,
-                       GroupCensus *seen, int enough) noexcept nogil:
+cdef bint kept_census(const Group *move, int n, const GroupSummary *summary,
+                      GroupCensus *seen) noexcept nogil:
     # Of the parent's groups away from the band only the two largest count, found among
-    # the largest few; when those are nearly all in the band (rare), the child is walked whole.
+    # the largest few; when those are nearly all in the band (rare), False.
     cdef int i, c, kept = 0, outside_singles, band_lo, band_hi
     cdef const Group *g
-    band_of(move, child.n, &band_lo, &band_hi)
+    band_of(move, n, &band_lo, &band_hi)
     memset(seen, 0, sizeof(GroupCensus))
     for i in range(summary.largest_count):
         g = summary.largest[i]
@@ -244,18 +249,27 @@ cdef void child_census(const Position *child, const Group *move, const GroupSumm
             if kept == 2:
                 break
     if kept < 2 and summary.largest_count < summary.multi_count:
-        memset(seen, 0, sizeof(GroupCensus))
-        walk_columns(child, 0, child.n - 1, NULL, seen, enough)
-        return
-    if enough and seen.first >= enough:
-        return
+        return False
     if seen.second < 1:
         outside_singles = summary.all_singles
         for c in range(band_lo, band_hi + 1):
             outside_singles -= summary.singles[c]
         if outside_singles:
             count_groups(seen, 1, 2 if outside_singles > 1 else 1)
-    walk_columns(child, band_lo, band_hi, NULL, seen, enough)
+    return True
+
+
+cdef void child_census(const Position *child, const Group *move, const GroupSummary *summary,
+                       GroupCensus *seen, int enough) noexcept nogil:
+    cdef int band_lo, band_hi
+    if not kept_census(move, child.n, summary, seen):
+        memset(seen, 0, sizeof(GroupCensus))
+        walk_columns(child, 0, child.n - 1, NULL, seen, enough, NULL)
+        return
+    if enough and seen.first >= enough:
+        return
+    band_of(move, child.n, &band_lo, &band_hi)
+    walk_columns(child, band_lo, band_hi, NULL, seen, enough, NULL)
 
 
 cdef void count_columns(const GroupList *groups, int n, int min_size, ColumnCounts *counts) noexcept nogil:
@@ -281,7 +295,7 @@ cdef int32_t count_child_groups(const Position *child, const Group *move,
     cdef int band_lo, band_hi
     band_of(move, child.n, &band_lo, &band_hi)
     return (parent.ends_before[band_lo] + parent.starts_after[band_hi]
-            + walk_columns(child, band_lo, band_hi, NULL, NULL, 0))
+            + walk_columns(child, band_lo, band_hi, NULL, NULL, 0, NULL))
 
 
 cdef int groups_of_size(const GroupList *groups, int min_size, int max_size, const Group **order) noexcept nogil:

@@ -31,9 +31,41 @@ cdef inline int least_size_at(int32_t points) noexcept nogil:
     return size
 
 
+cdef inline bint reply_census(const Position *pos, const GroupList *groups, const GroupSummary *summary,
+                              const FrontierView *view, const Group *g, GroupCensus *seen) noexcept nogil:
+    """The census of the position `g` leaves, with its band's part taken from (or stored
+    in) the parent's index when `g` is one of the parent's groups: a node's siblings mostly
+    try the same large groups first. False when the summary cannot tell it this way."""
+    cdef ReplyCensus *memo = <ReplyCensus *> &view.index.replies[g.key]
+    cdef Position child
+    cdef GroupCensus band
+    cdef int reach[2]
+    if not (view.parent.groups <= g < view.parent.groups + view.parent.count):
+        return False
+    if not kept_census(g, pos.n, summary, seen):
+        return False
+    if memo.stamp != view.index.stamp or not (view.band_hi < memo.reach_lo or view.band_lo > memo.reach_hi):
+        play_group_unhashed(&child, pos, g, group_masks(groups, g))
+        band_of(g, pos.n, &reach[0], &reach[1])
+        memset(&band, 0, sizeof(GroupCensus))
+        walk_columns(&child, reach[0], reach[1], NULL, &band, 0, reach)
+        if view.band_hi < reach[0] or view.band_lo > reach[1]:
+            # the walk saw none of this node's move's columns: the parent's G leaves the same
+            memo.stamp = view.index.stamp
+            memo.first, memo.second = band.first, band.second
+            memo.reach_lo, memo.reach_hi = reach[0], reach[1]
+    else:
+        band.first, band.second = memo.first, memo.second
+    if band.first:
+        count_groups(seen, band.first, 1)
+    if band.second:
+        count_groups(seen, band.second, 1)
+    return True
+
+
 cdef inline int32_t move_value(SearchState *s, const Position *pos, const GroupList *groups,
-                               const GroupSummary *summary, const Group *g, int32_t alpha,
-                               bint bounded) noexcept nogil:
+                               const GroupSummary *summary, const FrontierView *view, const Group *g,
+                               int32_t alpha, bint bounded) noexcept nogil:
     """The value of move `g`: exact, or (`bounded`) an upper bound when that is <= alpha."""
     cdef int32_t points = <int32_t>g.size * g.size
     cdef int kept
@@ -46,13 +78,14 @@ cdef inline int32_t move_value(SearchState *s, const Position *pos, const GroupL
         if points - kept * kept <= alpha:
             s.stats.horizon_hits += 1           # the reply's size was guessed
             return points - kept * kept
-    play_group_unhashed(&child, pos, g, group_masks(groups, g))
     if enter_node(s):
         return 0
-    # once the walk meets a reply large enough to keep the move at or below alpha, the
-    # rest of it cannot raise the move's value above alpha
-    child_census(&child, g, summary, &census, least_size_at(points - alpha) if bounded else 0)
-    if census.first < child.fruit:
+    if view == NULL or not reply_census(pos, groups, summary, view, g, &census):
+        play_group_unhashed(&child, pos, g, group_masks(groups, g))
+        # once the walk meets a reply large enough to keep the move at or below alpha, the
+        # rest of it cannot raise the move's value above alpha
+        child_census(&child, g, summary, &census, least_size_at(points - alpha) if bounded else 0)
+    if census.first < pos.fruit - g.size:
         s.stats.horizon_hits += 1               # the reply does not end the game
     return points - census.first * census.first
 
@@ -103,7 +136,7 @@ cdef int32_t two_plies_left(SearchState *s, const Position *pos, const GroupList
             if <int32_t>g.size * g.size - 1 > best:
                 best = <int32_t>g.size * g.size - 1
             break
-        value = move_value(s, pos, groups, summary, g, alpha, bounded)
+        value = move_value(s, pos, groups, summary, view, g, alpha, bounded)
         if s.clock.stop:
             return 0
         if value > best:

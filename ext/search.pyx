@@ -41,6 +41,8 @@ cdef bint reserve_plies(PlyBuffers *buffers, int plies, int room) noexcept nogil
             and grow(<void **> &buffers.by_size, plies * room * sizeof(Group *))
             and grow(<void **> &buffers.played, plies * sizeof(Group *))):
         return False
+    # the stamps of the new plies' reply censuses start at 0 (never taken)
+    memset(buffers.indexes + buffers.plies, 0, (plies - buffers.plies) * sizeof(ParentIndex))
     for p in range(plies):      # the blocks may have moved
         buffers.lists[p].groups = buffers.groups + p * room
         buffers.lists[p].pool = buffers.pool
