@@ -1,5 +1,6 @@
 # Contract of the frontier unit (frontier.pyx; needs groups.pxd before it): a node one ply
-# above the horizon seen through its parent's list, without a list of its own.
+# above the horizon (two, for a horizon worth 0) seen through its parent's list, without a
+# list of its own.
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint32_t
 
 from core_types cimport MAX_GROUPS, MAX_N, Group, GroupList, Position
@@ -15,7 +16,7 @@ ctypedef struct ReplyCensus:
     uint8_t reach_hi
 
 ctypedef struct ParentIndex:
-    # A list read for its children one ply above the horizon, which need only the large
+    # A list read for its children above the horizon, which need only the large
     # groups they keep of it and counts (see frontier_view).
     int32_t ready                       # 0 until filled for the current list of its ply
     int32_t children                    # the list's children that could have read it so far
@@ -30,7 +31,7 @@ ctypedef struct ParentIndex:
     ReplyCensus replies[MAX_N * 32]     # by Group.key
 
 ctypedef struct FrontierView:
-    # The groups of a position one ply above the horizon, not listed but read from its
+    # The groups of a position above the horizon, not listed but read from its
     # parent's list and index and the groups of its move's band.
     const GroupList *parent
     const ParentIndex *index

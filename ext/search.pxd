@@ -30,7 +30,8 @@ ctypedef struct PlyBuffers:
     int plies
     int room                    # groups per ply: the root's fruit
     GroupList *lists            # the node's groups, built from the ply above's (one ply
-                                # above the horizon: only the band's, see frontier_view)
+                                # above the horizon, two for a horizon worth 0: only the
+                                # band's, see frontier_view)
     Group *groups               # their storage, `room` per ply
     uint32_t *pool              # the masks of all plies' lists, `room` per ply
     const Group **order         # per ply: the moves in the order they are tried

@@ -37,7 +37,7 @@ def assert_core_evaluates_every_child_as_the_oracle(evaluation, grid):
 
 
 @each_evaluation
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=25, deadline=None)  # the large boards have a test of their own below
 @given(grid=grids(max_types=10))
 def test_the_core_evaluates_as_the_oracle(evaluation, grid):
     """As the search does: the position each move leaves, from the groups of the one it
