@@ -1,7 +1,8 @@
 # Frontier unit (contract: frontier.pxd): the moves of a node one ply above the horizon
-# (two for a horizon worth 0, see horizon.pyx) read from its parent's list instead of listed. Such nodes are almost all of a search,
-# have hundreds of groups and are mostly settled by their first move, so only short
-# stretches of the parent's list, largest first, are read for them.
+# (two for a horizon worth 0, see horizon.pyx) read from its parent's list instead of
+# listed. Such nodes are almost all of a search, have hundreds of groups and are mostly
+# settled by their first move, so only short stretches of the parent's list, largest
+# first, are read for them.
 from libc.string cimport memcpy, memset
 
 from core_types cimport MAX_GROUPS
