@@ -123,7 +123,9 @@ def test_a_closed_stdout_and_stderr_still_answer_with_exit_code_0(tmp_path):
 
 
 def play_one(size, types, seconds, seed, hog=False):
-    settings = MatchSettings(games=1, size=size, types=types, time=seconds, seed=seed)
+    # the greedy opponent (a full interpreter a move) gets a clock it cannot run out of: the
+    # game is played to its end on our small budget
+    settings = MatchSettings(games=1, size=size, types=types, time=seconds, time_b=60.0, seed=seed)
     hog_process = None
     if hog:  # a CPU-bound neighbour: slows the wall clock, must not cost us the game
         hog_process = subprocess.Popen([sys.executable, "-c", "while True: pass"])
