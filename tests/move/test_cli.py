@@ -143,6 +143,20 @@ def test_bytecode_is_written_even_where_python_is_told_not_to(tmp_path, monkeypa
     assert [p.name.split(".")[0] for p in (tmp_path / "__pycache__").iterdir()] == ["module"]
 
 
+def test_every_module_a_move_loads_has_its_bytecode_after_compile_bytecode():
+    """nim_games' too: the move imports agent's console helpers from there."""
+    launch.compile_bytecode()
+    code = (
+        "import os, sys; import agent.move_command; print(sorted(m.__name__ for m in list(sys.modules.values())"
+        " if m.__name__.split('.')[0] in ('agent', 'nim_games') and getattr(m, '__cached__', None)"
+        " and not os.path.exists(m.__cached__)))"
+    )
+    env = {**launch.move_environment(), "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-S", "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
 @pytest.mark.parametrize(
     "content, fragment",
     [
