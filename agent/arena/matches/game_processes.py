@@ -188,11 +188,7 @@ def _serve_games(tasks, results, parent: int, settings, factories: tuple, grace:
     too. The handler itself cleans nothing: it may have cut into code that holds a
     runner's lock. The process starts with these signals blocked (see GameWorker): a stop
     before its handlers are set waits for them."""
-    os.setsid()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for number in STOP_SIGNALS:
-        signal.signal(number, _stop_game)
-    multiprocessing.util.Finalize(None, end_worker, exitpriority=0)
+    start_worker_session(_stop_game)
     end_with_parent(signal.SIGTERM, parent)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTING)
     while True:
@@ -223,6 +219,17 @@ def _serve_games(tasks, results, parent: int, settings, factories: tuple, grace:
 def _stop_game(signum, frame) -> None:
     ignore_signals(STOP_SIGNALS)  # a second one would break off the unwinding
     raise Stopping(128 + signum)
+
+
+def start_worker_session(stop_handler) -> None:
+    """What every match worker process does first: a session of its own, Ctrl-C left to
+    the parent, the stop signals to `stop_handler`, and `end_worker` as it exits. Its
+    caller unblocks the signals once the rest of its set-up is done."""
+    os.setsid()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in STOP_SIGNALS:
+        signal.signal(number, stop_handler)
+    multiprocessing.util.Finalize(None, end_worker, exitpriority=0)
 
 
 def end_worker() -> None:

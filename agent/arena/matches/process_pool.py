@@ -8,14 +8,13 @@ from __future__ import annotations
 import functools
 import multiprocessing
 import multiprocessing.util
-import os
 import queue
 import signal
 import threading
 import time
 from typing import Any, Optional
 
-from agent.arena.matches.game_processes import SIGTERM_REPEAT, WORKER_STOP_GRACE, end_worker
+from agent.arena.matches.game_processes import SIGTERM_REPEAT, WORKER_STOP_GRACE, start_worker_session
 from agent.arena.processes.stop_signals import INTERRUPTING, STOP_SIGNALS, ignore_signals, raise_lost_stop, signals_held
 
 
@@ -104,11 +103,7 @@ def _worker_start() -> None:
     The handler itself cleans nothing: it may have cut into code that holds a runner's
     lock. The worker starts with these signals blocked (see run_in_processes): a stop
     before its handlers are set waits for them."""
-    os.setsid()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for number in STOP_SIGNALS:
-        signal.signal(number, _worker_stop)
-    multiprocessing.util.Finalize(None, end_worker, exitpriority=0)
+    start_worker_session(_worker_stop)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTING)
 
 
