@@ -90,7 +90,8 @@ def think(
     `report(iteration, searcher)` is called after every iteration (for --verbose).
     `max_depth` stops after that depth, `max_nodes` after the iteration whose nodes reach
     that count (a limit that replays the same search on any machine). After the one-ply
-    search, a position that can be solved within the budget is searched once to its end."""
+    search, a position that can be solved within the budget (the node limit, or the nodes
+    the clock leaves at `manager`'s rate) is searched once to its end."""
     if searcher_options is None:
         searcher_options = search_options(board.n)
     searcher = new_searcher(board, tt_bits, searcher_options)
@@ -102,7 +103,7 @@ def think(
         start = clock()
         result = None
         if depth == 2:
-            cap = solve_cap(board, max_depth, max_nodes)
+            cap = solve_cap(board, max_depth, max_nodes, manager.solve_nodes(start))
             if cap is not None:
                 result = _solve(searcher, board.fruit, manager.deadline, cap, counts)
                 if result is not None and (result.completed or clock() >= manager.deadline):
@@ -141,15 +142,18 @@ def think(
     return Decision(iterations, nodes, hits / probes if probes else 0.0)
 
 
-def solve_cap(board, max_depth: "int | None" = None, max_nodes: "int | None" = None) -> "int | None":
+def solve_cap(
+    board, max_depth: "int | None" = None, max_nodes: "int | None" = None, clock_nodes: float = 0.0
+) -> "int | None":
     """The node cap of a search of `board` to its end (0: none), or None when the deepening
-    is the better way: a depth limit short of the end, a clock (whose policy keeps the
-    deepening in charge), or a solve predicted to cost more than half the node limit."""
+    is the better way: a depth limit short of the end, or a solve predicted to cost more
+    than half the node limit (without one, half of `clock_nodes`, the nodes the clock
+    leaves; 0 for no clock)."""
     if max_depth is not None:
         return (max_nodes or 0) if max_depth >= board.fruit else None
-    if not max_nodes:
+    affordable = (max_nodes or clock_nodes) * timing.SOLVE_SHARE
+    if affordable < 1:
         return None
-    affordable = max_nodes * timing.SOLVE_SHARE
     if timing.predicted_solve_nodes(board.group_count()) > affordable:
         return None
     return int(affordable)

@@ -25,9 +25,9 @@ FIRST_COSTLY_DEPTH = 4  # the first depth whose tree is ~root_moves squared (a f
 COSTLY_DEPTH_NODES_PER_ROOT_MOVE_SQUARED = 2.0  # measured 1.5-1.9 (see predict_next_iteration)
 EXPECTED_OWN_MOVES_PER_GROUP = 0.35  # 26x26 p9 games last ~0.63 moves per initial group
 MOST_OWN_MOVES_PER_GROUP = 0.5  # late in a game nearly every group is a move
-SOLVE_SHARE = 0.5  # of a node limit, the most a search to the end may take
-SOLVE_NODES_AT_ZERO = 4.5  # predicted_solve_nodes: nodes = SOLVE_NODES_AT_ZERO * SOLVE_GROWTH ** groups
-SOLVE_GROWTH = 1.86
+SOLVE_SHARE = 0.5  # of a node limit (or a clock's nodes), the most a search to the end may take
+SOLVE_NODES_AT_ZERO = 6.0  # predicted_solve_nodes: nodes = SOLVE_NODES_AT_ZERO * SOLVE_GROWTH ** groups
+SOLVE_GROWTH = 1.78
 LONGEST_CLOCK = 1e6  # s planned with at most (a clock of 1e303 s overflowed the planning)
 
 
@@ -193,6 +193,13 @@ class TimeManager:
             return True
         next_cost = predict_next_iteration(self.costs, self.root_moves, self.nodes_per_second, self.first_costly_depth)
         return not keep_searching(self.budget, now, next_cost, self.stable, self.changed)
+
+    def solve_nodes(self, now: float) -> float:
+        """The nodes the search can still visit by the hard maximum, at this machine's
+        speed; 0 when the move is to be instant or its clock is unbounded."""
+        if self.budget.instant or self.budget.maximum >= LONGEST_CLOCK:
+            return 0.0
+        return self.nodes_per_second * max(self.budget.maximum - now, 0.0)
 
     def table_bits(self, now: float) -> int:
         """log2 of a table about as large as the nodes the search can still visit: a fresh

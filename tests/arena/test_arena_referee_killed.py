@@ -36,7 +36,7 @@ def test_the_moves_of_a_referee_killed_mid_move_die_and_its_folder_goes(tmp_path
     temporary.mkdir()
     referee = subprocess.Popen(
         [sys.executable, "-m", "agent", "match", f"{sys.executable} {script} {marker}", "greedy"]
-        + ["--games", "1", "--size", "3", "--types", "2", "--time", "30"],
+        + ["--games", "1", "--size", "3", "--types", "2", "--time", "30", "--seed", "1"],
         cwd=PROJECT_ROOT,
         env={**os.environ, "TMPDIR": str(temporary)},
         stdout=subprocess.DEVNULL,

@@ -5,6 +5,7 @@ that replaces the deepening when a position can be solved."""
 
 import functools
 import random
+import time
 
 import pytest
 from fruit_helpers import random_grid
@@ -110,5 +111,10 @@ def test_the_time_policy_solves_what_it_predicts_it_can_and_deepens_the_rest():
     for board, solved in ((small, True), (big, False)):
         manager = timing.TimeManager(timing.Budget(0.0, 1e9, 1e9, False), board.group_count(), 1000.0)
         decision = think(board, manager, tt_bits=16, clock=lambda: 0.0, max_nodes=50_000)
+        assert (decision.iterations[1].depth == board.fruit) == solved
+        # the same with a clock: the nodes it leaves at the manager's rate (50,000 in 0.4 s)
+        now = time.process_time()
+        budget = timing.Budget(now, now + 0.2, now + 0.4, False)
+        decision = think(board, timing.TimeManager(budget, board.group_count(), 125_000.0), tt_bits=16)
         assert (decision.iterations[1].depth == board.fruit) == solved
     assert timing.predicted_solve_nodes(10) < timing.predicted_solve_nodes(20)

@@ -84,7 +84,13 @@ def test_late_move_reductions_keep_full_depth_search_exact(grid):
             assert points - solve(child.rows()) == expected
 
 
-def test_iterative_deepening_with_reductions_solves_small_positions_exactly():
+@pytest.fixture
+def deepening_only(monkeypatch):
+    """No search to the end first: the deepening alone must reach the exact values."""
+    monkeypatch.setattr(timing, "SOLVE_SHARE", 0.0)
+
+
+def test_iterative_deepening_with_reductions_solves_small_positions_exactly(deepening_only):
     for grid in POSITIONS[:15] + FULL_5X5:
         now = time.process_time()
         decision = think(
@@ -232,13 +238,23 @@ def test_evaluation_never_changes_an_exact_result(eval_kind):
         assert result.exact and result.value == solve(grid)
 
 
-def test_iterative_deepening_solves_small_positions_exactly():
+def test_iterative_deepening_solves_small_positions_exactly(deepening_only):
     for grid in POSITIONS[:15]:
         now = time.process_time()
         decision = think(Board(grid), managed(grid, now, now + 5, now + 10, False))
         assert decision.exact and decision.value == solve(grid)
+        assert [iteration.depth for iteration in decision.iterations][:2] in ([1], [1, 2])  # deepened
         cell = decision.move
         assert grid[cell[0]][cell[1]] != rules.EMPTY
+
+
+def test_a_clock_that_affords_the_solve_gets_the_exact_value_right_after_the_one_ply_search():
+    for grid in POSITIONS[:15]:
+        now = time.process_time()
+        decision = think(Board(grid), managed(grid, now, now + 5, now + 10, False))
+        assert decision.exact and decision.value == solve(grid)
+        depths = [iteration.depth for iteration in decision.iterations]
+        assert depths == [1] if decision.iterations[0].exact else depths == [1, Board(grid).fruit]
 
 
 def test_a_deadline_in_the_past_stops_the_search_but_a_move_is_still_legal():

@@ -87,6 +87,10 @@ class GameWorker:
             pass  # the process has ended: its sentinel says so
 
     def died(self) -> bool:
+        """Whether it ended before its game's record came. What it sent between the last
+        read and its end is read first, so a game it finished, or a turn it told, counts."""
+        if self.done is None and self.process.exitcode is not None:
+            self.read()
         return self.done is None and self.process.exitcode is not None
 
     def close(self) -> None:
