@@ -50,10 +50,11 @@ cdef int32_t alternating_value(const GroupList *groups) noexcept nogil:
     return total
 
 
-cdef void child_summary(const GroupSummary *parent, const GroupList *band, int band_lo, int band_hi,
-                        GroupSummary *child) noexcept nogil:
-    """The summary of a child from its parent's and the groups of its move's band (`band`,
-    walked in the child). What child_census needs holds: every listed group is at least as
+cdef void child_summary(const GroupSummary *parent, const GroupList *band, const int32_t *band_singles,
+                        int band_lo, int band_hi, GroupSummary *child) noexcept nogil:
+    """The summary of a child from its parent's and the groups of its move's band, walked
+    in the child: those of two or more fruit in `band`, those of one counted by column in
+    `band_singles`. What child_census needs holds: every listed group is at least as
     large as every unlisted one, and multi_count > largest_count whenever some are unlisted
     (it is exact only when the parent's list was whole, else an upper bound)."""
     cdef int i, c, floor = 0
@@ -71,14 +72,11 @@ cdef void child_summary(const GroupSummary *parent, const GroupList *band, int b
     else:
         floor = parent.largest[parent.largest_count - 1].size   # no unlisted group is larger
     for c in range(band_lo, band_hi + 1):
-        child.all_singles -= child.singles[c]
-        child.singles[c] = 0
+        child.all_singles += band_singles[c] - child.singles[c]
+        child.singles[c] = band_singles[c]
     for i in range(band.count):
         g = &band.groups[i]
-        if g.size == 1:
-            child.singles[g.lo] += 1
-            child.all_singles += 1
-        elif g.size >= floor:
+        if g.size >= floor:
             keep_if_largest(child, g)
         else:
             child.multi_count += 1
@@ -157,6 +155,7 @@ cdef void exchange_terms(const Position *pos, const Group *move, const GroupList
     runs out, all groups are single), the position is listed whole."""
     cdef GroupSummary own
     cdef GroupCensus seen
+    cdef int32_t band_singles[MAX_N]
     cdef const Group *largest[MAX_GROUPS]
     cdef int i, count = 0, band_lo, band_hi, least = MAX_GROUPS     # above any reply
     cdef bint whole
@@ -164,8 +163,9 @@ cdef void exchange_terms(const Position *pos, const Group *move, const GroupList
     scratch.count = 0
     scratch.pool = parent.pool
     scratch.mask_start = scratch.mask_end = parent.mask_end
-    walk_columns(pos, band_lo, band_hi, scratch, NULL, 0, NULL)
-    child_summary(summary, scratch, band_lo, band_hi, &own)
+    memset(band_singles, 0, sizeof(band_singles))
+    walk_columns(pos, band_lo, band_hi, scratch, NULL, 0, NULL, band_singles)
+    child_summary(summary, scratch, band_singles, band_lo, band_hi, &own)
     whole = not census_of_summary(&own, &seen) or own.largest_count == 0
     if not whole:
         while count < own.largest_count and own.largest[count].size == seen.first:

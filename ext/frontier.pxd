@@ -35,10 +35,12 @@ ctypedef struct FrontierView:
     # parent's list and index and the groups of its move's band.
     const GroupList *parent
     const ParentIndex *index
-    const GroupList *band
+    GroupList *band                     # the band's groups of two or more fruit, then of one
+    const Position *child
     int band_lo
     int band_hi
     int min_size                        # the groups of at least this size are its moves
+    int unlisted_singles                # the band's groups of one fruit, until listed
 
 # Fill `index` (whose by_size has room for the list) for the children of `groups`.
 cdef void index_children(const GroupList *groups, int n, ParentIndex *index) noexcept nogil
@@ -49,11 +51,13 @@ cdef void index_children(const GroupList *groups, int n, ParentIndex *index) noe
 cdef void frontier_view(const GroupList *parent, const ParentIndex *index, const Group *move,
                         const Position *child, int min_size, GroupList *band, FrontierView *view,
                         GroupCensus *seen, GroupSummary *summary) noexcept nogil
+# The band's groups of one fruit are listed only when they are moves (min_size 1) and one
+# of these three asks for the moves.
 # Into `out`, the view's moves of the largest size, in rank order; returns how many.
-cdef int largest_moves(const FrontierView *view, const Group **out) noexcept nogil
+cdef int largest_moves(FrontierView *view, const Group **out) noexcept nogil
 # The view's move that `key` names; NULL when none does.
-cdef const Group *move_with_key(const FrontierView *view, int key) noexcept nogil
+cdef const Group *move_with_key(FrontierView *view, int key) noexcept nogil
 # Into `out`, all of the view's moves in rank order; returns how many.
-cdef int all_moves(const FrontierView *view, const Group **out) noexcept nogil
+cdef int all_moves(FrontierView *view, const Group **out) noexcept nogil
 # How many groups the view's position has, of any size.
 cdef int view_count(const FrontierView *view) noexcept nogil

@@ -54,18 +54,25 @@ cdef void frontier_view(const GroupList *parent, const ParentIndex *index, const
     view.parent = parent
     view.index = index
     view.band = band
+    view.child = child
     view.min_size = min_size
     band_of(move, child.n, &view.band_lo, &view.band_hi)
-    band.count = 0
-    band.pool = parent.pool
-    band.mask_start = band.mask_end = parent.mask_end
-    walk_columns(child, view.band_lo, view.band_hi, band, NULL, 0, NULL)
     memcpy(summary, &index.summary, sizeof(GroupSummary))
     summary.multi_count = index.multi.ends_before[view.band_lo] + index.multi.starts_after[view.band_hi]
     summary.largest_count = 0
     for c in range(view.band_lo, view.band_hi + 1):
         summary.all_singles -= summary.singles[c]
         summary.singles[c] = 0
+    band.count = 0
+    band.pool = parent.pool
+    band.mask_start = band.mask_end = parent.mask_end
+    # the band's single fruit are most of its groups when there are many types, and seldom
+    # played this near the horizon: counted by column, not listed
+    walk_columns(child, view.band_lo, view.band_hi, band, NULL, 0, NULL, summary.singles)
+    view.unlisted_singles = 0
+    for c in range(view.band_lo, view.band_hi + 1):
+        view.unlisted_singles += summary.singles[c]
+    summary.all_singles += view.unlisted_singles
     for i in range(parent.count):
         g = index.by_size[i]
         if g.size == 1 or summary.largest_count == SUMMARY_LARGEST:
@@ -83,17 +90,17 @@ cdef void frontier_view(const GroupList *parent, const ParentIndex *index, const
             if kept == 2:
                 break
     seen.unlisted = kept
+    if min_size > 1 and view.unlisted_singles:
+        seen.unlisted += view.unlisted_singles
+        if seen.largest_unlisted < 1:
+            seen.largest_unlisted = 1
     for i in range(band.count):
         g = &band.groups[i]
         if g.size < min_size:
             seen.unlisted += 1
             if g.size > seen.largest_unlisted:
                 seen.largest_unlisted = g.size
-        if g.size == 1:
-            summary.singles[g.lo] += 1
-            summary.all_singles += 1
-        else:
-            keep_if_largest(summary, g)
+        keep_if_largest(summary, g)
     if seen.unlisted > 2:
         seen.unlisted = 2
     summary.ready = 1
@@ -112,9 +119,17 @@ cdef inline void sort_by_rank(const Group **groups, int count) noexcept nogil:
         groups[j] = g
 
 
-cdef int largest_moves(const FrontierView *view, const Group **out) noexcept nogil:
+cdef inline void list_band_singles(FrontierView *view) noexcept nogil:
+    """The band's groups of one fruit into its list, after the others, when they are moves."""
+    if view.unlisted_singles and view.min_size <= 1:
+        list_singles(view.child, view.band_lo, view.band_hi, view.band)
+        view.unlisted_singles = 0
+
+
+cdef int largest_moves(FrontierView *view, const Group **out) noexcept nogil:
     cdef int i, count = 0
     cdef const Group *g
+    list_band_singles(view)
     for i in range(groups_from_size(view.index, view.min_size)):
         g = view.index.by_size[i]
         if in_band(g, view.band_lo, view.band_hi):
@@ -135,9 +150,10 @@ cdef int largest_moves(const FrontierView *view, const Group **out) noexcept nog
     return count
 
 
-cdef const Group *move_with_key(const FrontierView *view, int key) noexcept nogil:
+cdef const Group *move_with_key(FrontierView *view, int key) noexcept nogil:
     cdef int i, at
     cdef const Group *g
+    list_band_singles(view)
     for i in range(view.band.count):
         if view.band.groups[i].key == key:
             g = &view.band.groups[i]
@@ -151,16 +167,31 @@ cdef const Group *move_with_key(const FrontierView *view, int key) noexcept nogi
     return g
 
 
-cdef int all_moves(const FrontierView *view, const Group **out) noexcept nogil:
+cdef int all_moves(FrontierView *view, const Group **out) noexcept nogil:
     """A merge of the parent's kept groups with the band's, both in rank order."""
     cdef const Group *found[MAX_GROUPS]
-    cdef int i, j = 0, count = 0, found_count = 0
+    cdef const Group *multi[MAX_GROUPS]
+    cdef int i, j = 0, k = 0, count = 0, found_count = 0, multi_count = 0
     cdef const Group *g
-    for i in range(view.band.count):
-        if view.band.groups[i].size >= view.min_size:
-            found[found_count] = &view.band.groups[i]
+    for i in range(view.band.count):    # its groups of two or more fruit come first
+        if view.band.groups[i].size > 1 and view.band.groups[i].size >= view.min_size:
+            multi[multi_count] = &view.band.groups[i]
+            multi_count += 1
+    sort_by_rank(multi, multi_count)
+    list_band_singles(view)
+    for i in range(view.band.count):    # merged with its groups of one, in rank order already
+        g = &view.band.groups[i]
+        if g.size == 1 and view.min_size <= 1:
+            while k < multi_count and multi[k].rank < g.rank:
+                found[found_count] = multi[k]
+                found_count += 1
+                k += 1
+            found[found_count] = g
             found_count += 1
-    sort_by_rank(found, found_count)
+    while k < multi_count:
+        found[found_count] = multi[k]
+        found_count += 1
+        k += 1
     for i in range(view.parent.count):
         g = &view.parent.groups[i]
         if g.size < view.min_size or in_band(g, view.band_lo, view.band_hi):
@@ -181,4 +212,4 @@ cdef int all_moves(const FrontierView *view, const Group **out) noexcept nogil:
 cdef int view_count(const FrontierView *view) noexcept nogil:
     # the parent's groups wholly beside the band, and the band's
     return (view.index.all.ends_before[view.band_lo] + view.index.all.starts_after[view.band_hi]
-            + view.band.count)
+            + view.band.count + view.unlisted_singles)

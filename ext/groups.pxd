@@ -70,8 +70,12 @@ cdef int32_t count_child_groups(const Position *child, const Group *move,
 # `seen`, each unless NULL; returns how many. Over the whole board they come in rank order.
 # With `enough` > 0 (and `seen`) the walk stops after the first group of that size or more.
 # `reach` (unless NULL) widens to the columns of every group the walk floods.
+# `single_counts` (unless NULL) gets the groups of one fruit counted by column instead of
+# appended to `out` (list_singles appends them later, if ever needed).
 cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
-                      GroupCensus *seen, int enough, int *reach) noexcept nogil
+                      GroupCensus *seen, int enough, int *reach, int32_t *single_counts) noexcept nogil
+# Append the groups of one fruit in columns first..last to `out`, in rank order.
+cdef void list_singles(const Position *pos, int first, int last, GroupList *out) noexcept nogil
 # Count a group of two or more fruit in `summary`, and keep it if it is among the largest.
 cdef void keep_if_largest(GroupSummary *summary, const Group *g) noexcept nogil
 # ColumnCounts of the groups of at least `min_size` fruit.

@@ -82,15 +82,37 @@ cdef inline void count_groups(GroupCensus *seen, int size, int count) noexcept n
         seen.second = size
 
 
+cdef inline uint32_t single_fruit(const uint32_t *fruit, int c, int n) noexcept nogil:
+    """The fruit of column `c` of one type's plane with no neighbour of that type."""
+    cdef uint32_t neighbours = (fruit[c] << 1) | (fruit[c] >> 1)
+    if c > 0:
+        neighbours |= fruit[c - 1]
+    if c + 1 < n:
+        neighbours |= fruit[c + 1]
+    return fruit[c] & ~neighbours
+
+
+cdef void list_singles(const Position *pos, int first, int last, GroupList *out) noexcept nogil:
+    cdef uint32_t singles, bit
+    cdef int t, c
+    for t in range(pos.types):
+        for c in range(first, last + 1):
+            singles = single_fruit(pos.plane[t], c, pos.n)
+            while singles:
+                bit = singles & (~singles + 1)
+                add_group(out, t, c, c, &bit, 1)
+                singles ^= bit
+
+
 cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
-                      GroupCensus *seen, int enough, int *reach) noexcept nogil:
+                      GroupCensus *seen, int enough, int *reach, int32_t *single_counts) noexcept nogil:
     # Groups of one fruit (most of them when p is large) are found in bulk with bit
     # operations; only the rest pay for a flood fill, which may reach beyond the columns.
     cdef uint32_t visited[MAX_N]
     cdef uint32_t group[MAX_N]
     cdef const uint32_t *fruit
-    cdef uint32_t x, singles, neighbours, bit
-    cdef int t, c, cc, lo, hi, size, found = 0, n = pos.n
+    cdef uint32_t x, singles, bit
+    cdef int t, c, cc, lo, hi, size, found = 0, n = pos.n, count
     memset(visited, 0, sizeof(visited))
     memset(group, 0, sizeof(group))
     for t in range(pos.types):
@@ -99,18 +121,16 @@ cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
             x = fruit[c] & ~visited[c]
             if not x:
                 continue
-            neighbours = (fruit[c] << 1) | (fruit[c] >> 1)
-            if c > 0:
-                neighbours |= fruit[c - 1]
-            if c + 1 < n:
-                neighbours |= fruit[c + 1]
-            singles = x & ~neighbours
+            singles = x & single_fruit(fruit, c, n)
             x &= ~singles
             if singles:
-                found += popcount(singles)
+                count = popcount(singles)
+                found += count
                 if seen != NULL:
-                    count_groups(seen, 1, popcount(singles))
-                if out != NULL:
+                    count_groups(seen, 1, count)
+                if single_counts != NULL:
+                    single_counts[c] += count
+                elif out != NULL:
                     while singles:
                         bit = singles & (~singles + 1)
                         add_group(out, t, c, c, &bit, 1)
@@ -142,7 +162,7 @@ cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
 cdef void list_groups(const Position *pos, GroupList *out) noexcept nogil:
     out.count = 0
     out.mask_end = out.mask_start
-    walk_columns(pos, 0, pos.n - 1, out, NULL, 0, NULL)
+    walk_columns(pos, 0, pos.n - 1, out, NULL, 0, NULL, NULL)
 
 
 cdef void list_child_groups(const GroupList *parent, const Group *move, const Position *child,
@@ -157,7 +177,7 @@ cdef void list_child_groups(const GroupList *parent, const Group *move, const Po
     band.count = 0
     band.pool = parent.pool
     band.mask_start = band.mask_end = parent.mask_end
-    walk_columns(child, band_lo, band_hi, &band, NULL, 0, NULL)
+    walk_columns(child, band_lo, band_hi, &band, NULL, 0, NULL, NULL)
     for i in range(1, band.count):      # insertion sort by rank: the walk nearly keeps it
         g = found[i]
         j = i
@@ -264,12 +284,12 @@ cdef void child_census(const Position *child, const Group *move, const GroupSumm
     cdef int band_lo, band_hi
     if not kept_census(move, child.n, summary, seen):
         memset(seen, 0, sizeof(GroupCensus))
-        walk_columns(child, 0, child.n - 1, NULL, seen, enough, NULL)
+        walk_columns(child, 0, child.n - 1, NULL, seen, enough, NULL, NULL)
         return
     if enough and seen.first >= enough:
         return
     band_of(move, child.n, &band_lo, &band_hi)
-    walk_columns(child, band_lo, band_hi, NULL, seen, enough, NULL)
+    walk_columns(child, band_lo, band_hi, NULL, seen, enough, NULL, NULL)
 
 
 cdef void count_columns(const GroupList *groups, int n, int min_size, ColumnCounts *counts) noexcept nogil:
@@ -295,7 +315,7 @@ cdef int32_t count_child_groups(const Position *child, const Group *move,
     cdef int band_lo, band_hi
     band_of(move, child.n, &band_lo, &band_hi)
     return (parent.ends_before[band_lo] + parent.starts_after[band_hi]
-            + walk_columns(child, band_lo, band_hi, NULL, NULL, 0, NULL))
+            + walk_columns(child, band_lo, band_hi, NULL, NULL, 0, NULL, NULL))
 
 
 cdef int groups_of_size(const GroupList *groups, int min_size, int max_size, const Group **order) noexcept nogil:

@@ -12,7 +12,7 @@ cdef bint reads_last_plies(const SearchState *s) noexcept nogil
 # in `order`, scored in `scores`, `tt_move` first: fail-soft in (alpha, beta), the best
 # move's key into `best_move` (NO_MOVE when every move was bounded without being played).
 cdef int32_t two_plies_left(SearchState *s, const Position *pos, const GroupList *groups,
-                            const FrontierView *view, const Group **order, int32_t *scores, int count,
+                            FrontierView *view, const Group **order, int32_t *scores, int count,
                             uint16_t tt_move, int32_t alpha, int32_t beta, int ply,
                             uint16_t *best_move) noexcept nogil
 # The most points either side can still take from `pos` (each type's fruit squared): in a

@@ -48,7 +48,7 @@ cdef inline bint reply_census(const Position *pos, const GroupList *groups, cons
         play_group_unhashed(&child, pos, g, group_masks(groups, g))
         band_of(g, pos.n, &reach[0], &reach[1])
         memset(&band, 0, sizeof(GroupCensus))
-        walk_columns(&child, reach[0], reach[1], NULL, &band, 0, reach)
+        walk_columns(&child, reach[0], reach[1], NULL, &band, 0, reach, NULL)
         if view.band_hi < reach[0] or view.band_lo > reach[1]:
             # the walk saw none of this node's move's columns: the parent's G leaves the same
             memo.stamp = view.index.stamp
@@ -91,7 +91,7 @@ cdef inline int32_t move_value(SearchState *s, const Position *pos, const GroupL
 
 
 cdef int32_t two_plies_left(SearchState *s, const Position *pos, const GroupList *groups,
-                            const FrontierView *view, const Group **order, int32_t *scores, int count,
+                            FrontierView *view, const Group **order, int32_t *scores, int count,
                             uint16_t tt_move, int32_t alpha, int32_t beta, int ply,
                             uint16_t *best_move) noexcept nogil:
     cdef GroupSummary *summary = &s.buffers.summaries[ply]

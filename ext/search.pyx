@@ -133,7 +133,7 @@ cdef inline int32_t dropped_bound(SearchState *s, const Position *pos, const Gro
     return seen.largest_unlisted * seen.largest_unlisted
 
 
-cdef const Group *first_frontier_move(const MoveOrdering *ordering, const FrontierView *view,
+cdef const Group *first_frontier_move(const MoveOrdering *ordering, FrontierView *view,
                                       uint16_t tt_move, const Group **scratch) noexcept nogil:
     """The move the ordering tries first (scoring by size) among the view's, without
     listing them all: the table's move, else of the largest ones the first in rank order
