@@ -45,7 +45,9 @@ class Limit:
 
 @dataclass(frozen=True)
 class IterationInfo:
-    """One depth of iterative deepening."""
+    """One depth searched: of iterative deepening, or, after the one-ply search, the single
+    search that stands for it (to the end of the game, or to a depth limit that comes
+    alone: no clock, no node limit, no late-move reductions)."""
 
     depth: int
     value: int  # margin expected with best play, mover's view

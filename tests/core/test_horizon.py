@@ -84,14 +84,21 @@ def test_searches_to_the_end_stay_exact_with_the_squares_bound(seed):
         assert result.exact and result.value == expected
 
 
-def test_a_depth_to_the_end_is_searched_once_not_deepened():
+def test_a_depth_limit_alone_is_searched_once_not_deepened():
     grid = random_grid(random.Random(5), 5, 3, 0.2)
     fruit = rules.fruit_count(grid)
     result = search(LibraryBoard(grid), Limit(depth=fruit), evaluation="none", core_options={"reduction": 0})
     assert result.exact and result.value == solve(grid)
     assert [iteration.depth for iteration in result.iterations] == [1, fruit]
     shorter = search(LibraryBoard(grid), Limit(depth=fruit - 1), evaluation="none")
-    assert [iteration.depth for iteration in shorter.iterations][:3] == [1, 2, 3]
+    plain = Searcher(Board(grid), tt_bits=0, eval_kind=EVAL_NONE).search(fruit - 1)
+    assert [iteration.depth for iteration in shorter.iterations] == [1, fruit - 1]
+    assert shorter.value == plain.value
+    # with a node limit, or with late moves reduced, the deepening runs
+    capped = search(LibraryBoard(grid), Limit(depth=fruit - 1, nodes=10**9), evaluation="none")
+    reduced = search(LibraryBoard(grid), Limit(depth=fruit - 1), evaluation="none", core_options={"reduction": 2})
+    for deepened in (capped, reduced):
+        assert [iteration.depth for iteration in deepened.iterations][:3] == [1, 2, 3]
 
 
 def test_a_solve_stopped_by_its_node_cap_leaves_the_deepening_the_rest():
