@@ -83,7 +83,7 @@ def watches_this_process(process) -> bool:
         command = process.cmdline()
     except psutil.Error:
         return False
-    return "leftovers import watch" in " ".join(command) and command[-1] == str(os.getpid())
+    return "leftovers import watch" in " ".join(command) and command[-2] == str(os.getpid())
 
 
 def new_descendants(before: set) -> list:

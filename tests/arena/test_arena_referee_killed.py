@@ -15,7 +15,7 @@ from arena_helpers import gone, processes_running
 from containment_helpers import CONTAINMENTS
 from paths import PROJECT_ROOT
 
-from agent.arena.processes.leftovers import remove_leftovers
+from agent.arena.processes.leftovers import remove_leftovers, watch
 
 # Says it runs (the marker file), then spins, and so does a child in a session of its own.
 SPINNER = textwrap.dedent(
@@ -104,3 +104,20 @@ def test_a_sweep_removes_the_match_folders_of_referees_gone_and_no_others(tmp_pa
     other.mkdir()
     remove_leftovers()
     assert sorted(os.listdir(tmp_path)) == sorted([alive.name, other.name])
+
+
+def test_the_watcher_sweeps_the_folder_it_is_told_and_never_probes_for_one(tmp_path, monkeypatch):
+    """Python finds the temporary folder by writing a probe file into it: a watcher doing
+    that as its referee ended left a file there for an instant, beside the referee's own
+    cleanup (a test that looked then found it)."""
+    gone_pid = int(
+        subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True).stdout
+    )
+    (tmp_path / f"fruit-rage-match-{gone_pid}-abc" / "A").mkdir(parents=True)
+
+    def probe():
+        raise AssertionError("the watcher looked for the temporary folder")
+
+    monkeypatch.setattr("tempfile.gettempdir", probe)
+    watch(gone_pid, str(tmp_path))
+    assert os.listdir(tmp_path) == []

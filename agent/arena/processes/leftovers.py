@@ -23,16 +23,17 @@ _referee_end = None  # our end of the watcher's pipe, open as long as we live
 _watcher = None  # the watcher's Popen, kept: it outlives us, not the other way round
 
 
-def remove_leftovers(referee: Optional[int] = None) -> None:
+def remove_leftovers(referee: Optional[int] = None, where: Optional[str] = None) -> None:
     """End and remove the moves' cgroups and the match folders of `referee`, or when None,
-    of every referee that no longer runs. What cannot be removed (another user's) stays."""
+    of every referee that no longer runs; the folders in `where` (None: the temporary
+    folder). What cannot be removed (another user's) stays."""
     parent = own_cgroup_folder()
     if parent is not None:
         try:
             end_orphaned_cgroups(parent, referee)
         except OSError:  # cgroups we may not change: none of ours there
             pass
-    remove_orphaned_match_folders(tempfile.gettempdir(), referee)
+    remove_orphaned_match_folders(where or tempfile.gettempdir(), referee)
 
 
 def watch_this_process() -> None:
@@ -45,7 +46,9 @@ def watch_this_process() -> None:
         watcher_end, referee_end = os.pipe()  # neither inherited by a program we start
         try:
             watcher = subprocess.Popen(
-                [sys.executable, "-I", "-S", "-c", _WATCHER, package_root(), str(os.getpid())],
+                # told the temporary folder: finding it, Python writes a probe file there,
+                # which the watcher would do as the referee ends, beside its own cleanup
+                [sys.executable, "-I", "-S", "-c", _WATCHER, package_root(), str(os.getpid()), tempfile.gettempdir()],
                 stdin=watcher_end,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -62,18 +65,18 @@ def watch_this_process() -> None:
         _watched, _referee_end, _watcher = os.getpid(), referee_end, watcher
 
 
-def watch(referee: int) -> None:
+def watch(referee: int, where: str) -> None:
     """The watcher: wait until every copy of the pipe's other end is closed, which the
     kernel does as the referee dies however it dies, or until the referee is gone (a
     process it forked, a Dask worker's, may hold a copy for longer), then remove what it
-    left."""
+    left (its match folders in `where`)."""
     import select
 
     while _running(referee):
         ready, _, _ = select.select([0], [], [], WATCH_POLL)
         if ready and not os.read(0, 4096):
             break
-    remove_leftovers(referee)
+    remove_leftovers(referee, where)
 
 
 WATCH_POLL = 1.0  # seconds between the watcher's looks at its referee
@@ -90,5 +93,5 @@ def _running(pid: int) -> bool:
 
 _WATCHER = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from agent.arena.processes.leftovers import watch; watch(int(sys.argv[2]))"
+    "from agent.arena.processes.leftovers import watch; watch(int(sys.argv[2]), sys.argv[3])"
 )
