@@ -68,10 +68,8 @@ cdef void frontier_view(const GroupList *parent, const ParentIndex *index, const
     band.mask_start = band.mask_end = parent.mask_end
     # the band's single fruit are most of its groups when there are many types, and seldom
     # played this near the horizon: counted by column, not listed
-    walk_columns(child, view.band_lo, view.band_hi, band, NULL, 0, NULL, summary.singles)
-    view.unlisted_singles = 0
-    for c in range(view.band_lo, view.band_hi + 1):
-        view.unlisted_singles += summary.singles[c]
+    view.unlisted_singles = walk_columns(child, view.band_lo, view.band_hi, band, NULL, 0, NULL,
+                                         summary.singles) - band.count
     summary.all_singles += view.unlisted_singles
     for i in range(parent.count):
         g = index.by_size[i]

@@ -92,16 +92,20 @@ cdef inline uint32_t single_fruit(const uint32_t *fruit, int c, int n) noexcept 
     return fruit[c] & ~neighbours
 
 
+cdef inline void add_singles(GroupList *out, int t, int c, uint32_t singles) noexcept nogil:
+    """Append a group for each fruit of `singles` (of type t, in column c), lowest first."""
+    cdef uint32_t bit
+    while singles:
+        bit = singles & (~singles + 1)
+        add_group(out, t, c, c, &bit, 1)
+        singles ^= bit
+
+
 cdef void list_singles(const Position *pos, int first, int last, GroupList *out) noexcept nogil:
-    cdef uint32_t singles, bit
     cdef int t, c
     for t in range(pos.types):
         for c in range(first, last + 1):
-            singles = single_fruit(pos.plane[t], c, pos.n)
-            while singles:
-                bit = singles & (~singles + 1)
-                add_group(out, t, c, c, &bit, 1)
-                singles ^= bit
+            add_singles(out, t, c, single_fruit(pos.plane[t], c, pos.n))
 
 
 cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
@@ -111,7 +115,7 @@ cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
     cdef uint32_t visited[MAX_N]
     cdef uint32_t group[MAX_N]
     cdef const uint32_t *fruit
-    cdef uint32_t x, singles, bit
+    cdef uint32_t x, singles
     cdef int t, c, cc, lo, hi, size, found = 0, n = pos.n, count
     memset(visited, 0, sizeof(visited))
     memset(group, 0, sizeof(group))
@@ -131,10 +135,7 @@ cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
                 if single_counts != NULL:
                     single_counts[c] += count
                 elif out != NULL:
-                    while singles:
-                        bit = singles & (~singles + 1)
-                        add_group(out, t, c, c, &bit, 1)
-                        singles ^= bit
+                    add_singles(out, t, c, singles)
             while x:
                 flood(fruit, n, c, x & (~x + 1), group, &lo, &hi)
                 size = 0
