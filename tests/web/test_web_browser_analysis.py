@@ -187,6 +187,8 @@ def test_a_game_with_a_hint_is_saved_opened_again_analysed_and_its_blunder_shown
     element(browser, "tab-replay").click()
     element(browser, "record-upload").send_keys(str(saved))
     wait(browser, lambda: element(browser, "replay-file").text == f"{saved.name}: 1 game")
+    # the summary is written once the game itself has been fetched, after the file's name
+    wait(browser, lambda: "Result:" in element(browser, "replay-summary").text)
     assert "A took 1 hint" in element(browser, "replay-summary").text
     analysed(browser)
 
