@@ -115,7 +115,7 @@ cdef inline int32_t largest_reply(const Position *pos, const Group *g, const Gro
     cdef Position after
     cdef GroupCensus seen
     play_group_unhashed(&after, pos, g, group_masks(groups, g))
-    child_census(&after, g, summary, &seen, 0)
+    child_census(&after, g, summary, &seen, 0, True)
     return seen.first
 
 
@@ -223,7 +223,7 @@ cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const Gr
                       const GroupSummary *summary, GroupList *scratch) noexcept nogil:
     cdef GroupCensus seen
     if kind == EVAL_GREEDY_PAIR:
-        child_census(pos, move, summary, &seen, 0)
+        child_census(pos, move, summary, &seen, 0, False)
         return pair_value(&seen)
     if kind == EVAL_ALTERNATING:
         list_child_groups(parent, move, pos, scratch)

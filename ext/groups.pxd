@@ -55,14 +55,16 @@ cdef void list_child_groups(const GroupList *parent, const Group *move, const Po
 cdef void take_census(const GroupList *groups, int min_size, GroupCensus *seen) noexcept nogil
 cdef void summarize(const GroupList *groups, GroupSummary *summary) noexcept nogil
 # The two largest groups (seen.first, seen.second) of `child`, the position `move` leaves,
-# from the summary of the groups of the position it was played in. With `enough` > 0 the
-# census may stop at the first group of that size or more (seen.first is then one of them).
+# from the summary of the groups of the position it was played in; with `first_only`, the
+# largest alone (seen.second may then be too small). With `enough` > 0 the census may stop
+# at the first group of that size or more (seen.first is then one of them).
 cdef void child_census(const Position *child, const Group *move, const GroupSummary *summary,
-                       GroupCensus *seen, int enough) noexcept nogil
-# Its first part: into `seen`, the two largest of the groups `move` leaves beside its band
-# (of n columns), read from `summary`; False when the summary cannot tell them.
+                       GroupCensus *seen, int enough, bint first_only) noexcept nogil
+# Its first part: into `seen`, the two largest (the largest, `first_only`) of the groups
+# `move` leaves beside its band (of n columns), read from `summary`; False when the summary
+# cannot tell them.
 cdef bint kept_census(const Group *move, int n, const GroupSummary *summary,
-                      GroupCensus *seen) noexcept nogil
+                      GroupCensus *seen, bint first_only) noexcept nogil
 # How many groups `child`, the position `move` leaves, has (no masks are built).
 cdef int32_t count_child_groups(const Position *child, const Group *move,
                                 const ColumnCounts *parent) noexcept nogil

@@ -57,6 +57,46 @@ cdef inline void flood(const uint32_t *fruit, int n, int col, uint32_t seed,
                     hi[0] = c + 1
 
 
+cdef inline int flood_visited(const uint32_t *fruit, int n, int col, uint32_t seed, uint32_t *visited,
+                              int *lo, int *hi) noexcept nogil:
+    """Grow `seed` (in column `col`, not yet visited) over one type's plane straight into
+    `visited`, and return its size: for walks that count groups but do not list them. A
+    column's fill may start from other groups of the type already visited there; they are
+    closed (their neighbours are visited), so only this group's fruit is new."""
+    cdef int stack[MAX_N * 32]
+    cdef int top = 1, c, size = 1
+    cdef uint32_t x, added
+    visited[col] |= seed
+    stack[0] = col
+    lo[0] = col
+    hi[0] = col
+    while top:
+        top -= 1
+        c = stack[top]
+        x = fill_column(visited[c] & fruit[c], fruit[c])
+        size += popcount(x & ~visited[c])
+        visited[c] |= x
+        if c > 0:
+            added = x & fruit[c - 1] & ~visited[c - 1]
+            if added:
+                visited[c - 1] |= added
+                size += popcount(added)
+                stack[top] = c - 1
+                top += 1
+                if c - 1 < lo[0]:
+                    lo[0] = c - 1
+        if c + 1 < n:
+            added = x & fruit[c + 1] & ~visited[c + 1]
+            if added:
+                visited[c + 1] |= added
+                size += popcount(added)
+                stack[top] = c + 1
+                top += 1
+                if c + 1 > hi[0]:
+                    hi[0] = c + 1
+    return size
+
+
 cdef inline void add_group(GroupList *out, int t, int lo, int hi, const uint32_t *masks,
                            int size) noexcept nogil:
     cdef Group *g = &out.groups[out.count]
@@ -118,7 +158,8 @@ cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
     cdef uint32_t x, singles
     cdef int t, c, cc, lo, hi, size, found = 0, n = pos.n, count
     memset(visited, 0, sizeof(visited))
-    memset(group, 0, sizeof(group))
+    if out != NULL:
+        memset(group, 0, sizeof(group))
     for t in range(pos.types):
         fruit = pos.plane[t]
         for c in range(first, last + 1):
@@ -137,11 +178,14 @@ cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
                 elif out != NULL:
                     add_singles(out, t, c, singles)
             while x:
-                flood(fruit, n, c, x & (~x + 1), group, &lo, &hi)
-                size = 0
-                for cc in range(lo, hi + 1):
-                    size += popcount(group[cc])
-                    visited[cc] |= group[cc]
+                if out == NULL:
+                    size = flood_visited(fruit, n, c, x & (~x + 1), visited, &lo, &hi)
+                else:
+                    flood(fruit, n, c, x & (~x + 1), group, &lo, &hi)
+                    size = 0
+                    for cc in range(lo, hi + 1):
+                        size += popcount(group[cc])
+                        visited[cc] |= group[cc]
                 found += 1
                 if reach != NULL:
                     if lo < reach[0]:
@@ -154,8 +198,8 @@ cdef int walk_columns(const Position *pos, int first, int last, GroupList *out,
                         return found
                 if out != NULL:
                     add_group(out, t, lo, hi, &group[lo], size)
-                for cc in range(lo, hi + 1):
-                    group[cc] = 0
+                    for cc in range(lo, hi + 1):
+                        group[cc] = 0
                 x &= ~visited[c]
     return found
 
@@ -255,10 +299,11 @@ cdef void summarize(const GroupList *groups, GroupSummary *summary) noexcept nog
 
 
 cdef bint kept_census(const Group *move, int n, const GroupSummary *summary,
-                      GroupCensus *seen) noexcept nogil:
-    # Of the parent's groups away from the band only the two largest count, found among
-    # the largest few; when those are nearly all in the band (rare), False.
+                      GroupCensus *seen, bint first_only) noexcept nogil:
+    # Of the parent's groups away from the band only the two largest count (the largest,
+    # `first_only`), found among the largest few; when those are all in the band, False.
     cdef int i, c, kept = 0, outside_singles, band_lo, band_hi
+    cdef int wanted = 1 if first_only else 2
     cdef const Group *g
     band_of(move, n, &band_lo, &band_hi)
     memset(seen, 0, sizeof(GroupCensus))
@@ -267,11 +312,11 @@ cdef bint kept_census(const Group *move, int n, const GroupSummary *summary,
         if not in_band(g, band_lo, band_hi):
             count_groups(seen, g.size, 1)
             kept += 1
-            if kept == 2:
+            if kept == wanted:
                 break
-    if kept < 2 and summary.largest_count < summary.multi_count:
+    if kept < wanted and summary.largest_count < summary.multi_count:
         return False
-    if seen.second < 1:
+    if seen.first < 1 or (seen.second < 1 and not first_only):
         outside_singles = summary.all_singles
         for c in range(band_lo, band_hi + 1):
             outside_singles -= summary.singles[c]
@@ -281,15 +326,22 @@ cdef bint kept_census(const Group *move, int n, const GroupSummary *summary,
 
 
 cdef void child_census(const Position *child, const Group *move, const GroupSummary *summary,
-                       GroupCensus *seen, int enough) noexcept nogil:
+                       GroupCensus *seen, int enough, bint first_only) noexcept nogil:
     cdef int band_lo, band_hi
-    if not kept_census(move, child.n, summary, seen):
+    band_of(move, child.n, &band_lo, &band_hi)
+    if not kept_census(move, child.n, summary, seen, first_only):
         memset(seen, 0, sizeof(GroupCensus))
+        if first_only:
+            # every group the move leaves beside its band is no larger than the summary's
+            # smallest, all of whose groups are in the band: a band group that large is first
+            walk_columns(child, band_lo, band_hi, NULL, seen, enough, NULL, NULL)
+            if seen.first >= summary.largest[summary.largest_count - 1].size:
+                return
+            memset(seen, 0, sizeof(GroupCensus))
         walk_columns(child, 0, child.n - 1, NULL, seen, enough, NULL, NULL)
         return
     if enough and seen.first >= enough:
         return
-    band_of(move, child.n, &band_lo, &band_hi)
     walk_columns(child, band_lo, band_hi, NULL, seen, enough, NULL, NULL)
 
 

@@ -42,7 +42,7 @@ cdef inline bint reply_census(const Position *pos, const GroupList *groups, cons
     cdef int reach[2]
     if not (view.parent.groups <= g < view.parent.groups + view.parent.count):
         return False
-    if not kept_census(g, pos.n, summary, seen):
+    if not kept_census(g, pos.n, summary, seen, True):
         return False
     if memo.stamp != view.index.stamp or not (view.band_hi < memo.reach_lo or view.band_lo > memo.reach_hi):
         play_group_unhashed(&child, pos, g, group_masks(groups, g))
@@ -84,7 +84,7 @@ cdef inline int32_t move_value(SearchState *s, const Position *pos, const GroupL
         play_group_unhashed(&child, pos, g, group_masks(groups, g))
         # once the walk meets a reply large enough to keep the move at or below alpha, the
         # rest of it cannot raise the move's value above alpha
-        child_census(&child, g, summary, &census, least_size_at(points - alpha) if bounded else 0)
+        child_census(&child, g, summary, &census, least_size_at(points - alpha) if bounded else 0, True)
     if census.first < pos.fruit - g.size:
         s.stats.horizon_hits += 1               # the reply does not end the game
     return points - census.first * census.first

@@ -171,7 +171,7 @@ cdef inline bint has_hot_group(SearchState *s, const Position *pos, int ply) noe
     cdef GroupCensus census
     if not summary.ready:
         summarize(&s.buffers.lists[ply - 1], summary)
-    child_census(pos, s.buffers.played[ply - 1], summary, &census, s.config.hot_size)
+    child_census(pos, s.buffers.played[ply - 1], summary, &census, s.config.hot_size, True)
     return census.first >= s.config.hot_size
 
 

@@ -43,6 +43,19 @@ def test_two_plies_above_a_horizon_worth_0_equal_plain_minimax(size, types, empt
             assert reached == plain.value, "the move does not reach the value"
 
 
+@pytest.mark.parametrize("seed", (2, 4, 6))
+def test_full_boards_whose_largest_groups_lie_in_a_moves_band_equal_plain_minimax(seed):
+    """Full 10x10 boards of three types: a move's band often holds every group of the node's
+    summary of its largest, and the largest reply is then read from a walk of the band when
+    it is at least as large as all of those, else from a walk of the whole board (a reply
+    census that skipped the walks gets these three boards wrong)."""
+    board = Board(random_grid(random.Random(seed), 10, 3, 0.0))
+    plain = Searcher(board, alpha_beta=False, eval_kind=EVAL_NONE).search(3)
+    for tt_bits, ordering in ((16, ORDER_ALL), (0, 0)):
+        fast = Searcher(board, tt_bits=tt_bits, ordering=ordering, eval_kind=EVAL_NONE).search(3)
+        assert fast.value == plain.value, (tt_bits, ordering)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_two_plies_above_the_horizon_give_fail_soft_bounds_in_any_window(seed):
     grid = random_grid(random.Random(seed), 7, 4, 0.2)
