@@ -1,7 +1,7 @@
 # Position unit: Zobrist keys and a move with gravity (contract: position.pxd).
 from libc.string cimport memcpy
 
-from bits cimport clz, ctz
+from bits cimport clz, ctz, popcount
 from core_types cimport MAX_N, MAX_TYPES
 
 cdef uint64_t ZOBRIST[MAX_TYPES][MAX_N][32]
@@ -58,7 +58,7 @@ cdef inline uint32_t squeeze_out(uint32_t bits, uint32_t removed) noexcept nogil
 
 cdef inline int32_t apply_group(Position *child, const Position *pos, const Group *group,
                                const uint32_t *masks, bint rehash) noexcept nogil:
-    cdef int t, c, low
+    cdef int t, c, low, fall
     cdef uint32_t removed, before, after
     cdef uint64_t h
     # A child is made at every node: with few types only the planes in use are copied (a
@@ -75,11 +75,14 @@ cdef inline int32_t apply_group(Position *child, const Position *pos, const Grou
         if not removed:
             continue
         low = ctz(removed)             # rows below the lowest hole do not move
+        removed >>= low
+        # mostly the column loses one run of rows: what is above falls by its length
+        fall = 0 if removed & (removed + 1) else popcount(removed)
         for t in range(pos.types):
             before = pos.plane[t][c] >> low
             if not before:
                 continue
-            after = squeeze_out(before, removed >> low)
+            after = before >> fall if fall else squeeze_out(before, removed)
             child.plane[t][c] = (pos.plane[t][c] & ((1u << low) - 1)) | (after << low)
             if rehash:
                 h ^= hash_bits(t, c, before << low) ^ hash_bits(t, c, after << low)
