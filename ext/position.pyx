@@ -85,7 +85,8 @@ cdef inline int32_t apply_group(Position *child, const Position *pos, const Grou
             after = before >> fall if fall else squeeze_out(before, removed)
             child.plane[t][c] = (pos.plane[t][c] & ((1u << low) - 1)) | (after << low)
             if rehash:
-                h ^= hash_bits(t, c, before << low) ^ hash_bits(t, c, after << low)
+                # a key is the XOR of its fruit's: the fruit that stay in place cancel out
+                h ^= hash_bits(t, c, (before ^ after) << low)
     child.hash = h
     child.fruit = pos.fruit - group.size
     return <int32_t>group.size * group.size
