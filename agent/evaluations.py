@@ -50,7 +50,7 @@ EVALUATIONS = (
     Evaluation("alternating", rules.alternating_value),
     # the weights compiled into the core (ext/evaluation.pxd, BLEND_*), spelled out here
     Evaluation("pair-exchange", lambda grid: rules.pair_exchange_blend(grid, (465, 325, 4222))),
-    # the agent's own from 12x12 up (docs/strength.md, "The fourth candidate"); LARGEST_* of
-    # ext/evaluation.pxd spelled out
+    # the agent's own from 12x12 up (docs/research/2026-12-strength-log.md, "The fourth
+    # candidate"); LARGEST_* of ext/evaluation.pxd spelled out
     Evaluation("largest-exchange", lambda grid: rules.largest_exchange_blend(grid, LARGEST_WEIGHTS)),
 )

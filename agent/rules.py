@@ -219,7 +219,7 @@ def pair_exchange_blend(grid: Grid, weights=(465, 325, 4222)) -> int:
     b * greedy_exchange + c) / 1000 for `weights` (a, b, c) in thousandths, rounded to
     the nearest whole number (halves up) and never below 0, since the core's frontier
     pruning needs evaluations >= 0. The default weights are the 12x12 p4 fit of
-    docs/strength-eval.md. An empty board has nothing to come: 0."""
+    docs/research/2026-12-horizon-evaluation-log.md. An empty board has nothing to come: 0."""
     if not groups(grid):
         return 0
     a, b, c = weights

@@ -19,13 +19,13 @@ cdef enum:
     EVAL_KINDS = 5           # the kinds above are 0 .. EVAL_KINDS - 1
     # EVAL_PAIR_EXCHANGE's weights in thousandths: (PAIR * greedy pair + EXCHANGE * greedy
     # exchange + CONSTANT) / 1000, rounded, never below 0 (the 12x12 p4 fit of
-    # docs/strength-eval.md; agent/evaluations.py gives its oracle the same numbers).
+    # docs/research/2026-12-horizon-evaluation-log.md; agent/evaluations.py gives its oracle the same numbers).
     BLEND_PAIR = 465
     BLEND_EXCHANGE = 325
     BLEND_CONSTANT = 4222
     # EVAL_LARGEST_EXCHANGE: the pair exchange's two terms and the square of the largest
     # group, weighted LARGEST_* (a least-squares fit to labels from deeper searches on 26x26
-    # p9, agent/tuning/labels.py; docs/strength.md, "Past the search ceiling"): the three
+    # p9, agent/tuning/labels.py; docs/research/2026-12-strength-log.md, "Past the search ceiling"): the three
     # squares g1^2, g2^2 and the reply's weighed apart instead of in the pair's differences.
     LARGEST_PAIR = 273
     LARGEST_EXCHANGE = 273

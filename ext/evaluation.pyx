@@ -1,6 +1,7 @@
 # Evaluation unit (contract: evaluation.pxd). The pair is the agent's default: the
 # cheapest evaluation that looks past the horizon and damps the odd/even swing of a bare
-# margin; the self-play figures behind the choice are in docs/core-speed.md.
+# margin; the self-play figures behind the choice are in
+# docs/research/2026-12-core-speed-log.md, "Evaluation choice".
 from libc.stdint cimport int64_t
 from libc.string cimport memcpy, memset
 

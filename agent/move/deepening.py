@@ -31,7 +31,7 @@ FULL_DEPTH_MOVES = 4
 # From this size up the horizon is judged by OWN_EVALUATION, a blend fitted to labels
 # (agent/evaluations.py): the pair exchange won its gates on 12x12 and 26x26 despite fewer
 # nodes/s, and the largest exchange won against it on 26x26 and was not worse on 12x12
-# (docs/strength.md, "Gated changes", "The fourth candidate"); smaller boards, not
+# (docs/research/2026-12-strength-log.md, "Gated changes", "The fourth candidate"); smaller boards, not
 # measured there, keep the greedy pair.
 FITTED_EVALUATION_FROM_BOARD_SIZE = 12
 OWN_EVALUATION = "largest-exchange"

@@ -1,7 +1,7 @@
 """The candidates of issue 44 still in the core as players for a match: the agent as it
 plays, its horizon judged by the pair exchange or the largest exchange or extended by a
 quiescence search of hot moves, and the same at a fixed depth to compare judgement at
-equal depth (docs/strength.md, "Past the search ceiling"; the rejected evaluations' players
+equal depth (docs/research/2026-12-strength-log.md, "Past the search ceiling"; the rejected evaluations' players
 are at the commit named there).
 
     python3 -m agent match py:agent.tuning.candidates:quiescence ours --in-process --paired ...

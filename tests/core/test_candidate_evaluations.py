@@ -3,7 +3,7 @@ largest exchange, held to its oracle in agent.rules on positions of real games (
 moves from full boards), by hand on boards worked out on paper, and inside the search;
 and the plain features the labels' feature sets weigh beside it (the hot sum, the greedy
 line, the best exchange) on boards worked out by hand. The rejected candidates' code and
-tests are at the commit docs/strength.md names."""
+tests are at the commit docs/research/2026-12-strength-log.md names."""
 
 import pytest
 from fruit_helpers import mid_game
