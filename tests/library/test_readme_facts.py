@@ -117,6 +117,18 @@ def test_the_docs_name_only_files_that_exist():
             assert os.path.exists(os.path.join(PROJECT_ROOT, path.rstrip(".,;:"))), (doc, path)
 
 
+def test_the_user_guides_are_short_and_leave_the_research_narrative_to_the_logs():
+    """README.md and the strength and speed guides say what is true now; how it came about
+    (stops, candidates, what was tried) lives in docs/research/, where they link."""
+    for path, most in [("README.md", 300), ("docs/strength.md", 250), ("docs/core-speed.md", 250)]:
+        text = read(path)
+        prose = re.sub(r"\]\([^)]*\)", "]", text)  # link targets may name a log's entries
+        assert len(text.splitlines()) < most, path
+        assert not re.search(r"\b(?:candidates?|tried|stop \d+|(?:first|second|third) stop)\b", prose), path
+    for path in ("docs/strength.md", "docs/core-speed.md"):
+        assert "](research/2026-" in read(path), path
+
+
 def test_the_architecture_s_layout_names_every_module():
     text = read("docs/architecture.md")
     layout = text.split("- **Board.**")[0]  # the picture, the reason for each place, the files beside
