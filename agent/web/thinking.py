@@ -10,14 +10,12 @@ agent's move measures the agent alone. The workers are handed out to clients in 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import os
-import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from agent.arena.processes.parent_death import end_with_parent
+from agent.arena.processes.workers import begin_page_worker, process_context
 from agent.web import engine
 from agent.web.turns import ClientTurns
 
@@ -52,11 +50,10 @@ class WorkerPool:
         self._turns = ClientTurns(workers)
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        # spawn, not fork: a fork of a process running an event loop and threads may hang
         return ProcessPoolExecutor(
             self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_worker_start,
+            mp_context=process_context(spawn=True),
+            initializer=begin_page_worker,
             initargs=(os.getpid(), self.niceness),
         )
 
@@ -101,10 +98,3 @@ class WorkerPool:
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
-
-
-def _worker_start(server: int, niceness: int) -> None:
-    """A worker ends with the server, even one killed outright (SIGKILL)."""
-    end_with_parent(signal.SIGKILL, server)
-    if niceness:
-        os.nice(niceness)
