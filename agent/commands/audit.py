@@ -8,7 +8,7 @@ import sys
 
 from agent.arena.matches.cluster import ClusterError
 from agent.arena.matches.preflight import warn_of_jobs
-from agent.arena.matches.reviews import NotReviewed, review_games
+from agent.arena.matches.review_runner import NotReviewed, review_games
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.reading import read_records, shown_agents
 from agent.arena.review.audit import audit_game

@@ -21,7 +21,7 @@ import pytest
 from arena_helpers import fruit_rage, random_game_record
 from paths import PROJECT_ROOT
 
-from agent.arena.matches.reviews import NotReviewed, review_games
+from agent.arena.matches.review_runner import NotReviewed, review_games
 
 
 def write_records(path, records) -> str:
@@ -98,7 +98,7 @@ def test_ctrl_c_stops_the_review_and_its_workers_with_130(tmp_path):
 DYING_REVIEW = textwrap.dedent(
     """
     import os, signal, sys
-    from agent.arena.matches.reviews import review_games
+    from agent.arena.matches.review_runner import review_games
 
     def review(record, marker):
         if record["game"] == 2 and not (marker and os.path.exists(marker)):

@@ -69,7 +69,7 @@ def software_versions() -> dict:
     import dask
     import distributed
 
-    from agent import __version__
+    from agent._version import __version__
 
     return {
         "fruit-rage": f"{__version__} (source {source_digest()})",

@@ -8,7 +8,9 @@ and the kernel's parent-death signal sends it that SIGTERM when the parent dies 
 (SIGKILL), so that no worker plays on for nobody. The parent stops its workers with
 SIGTERM, repeated, then SIGKILL after a grace. A worker that ends before its task's
 result came has died: its task is run again once on a fresh worker, and when that one
-dies too, the task is lost, with how its process ended."""
+dies too, the task is lost, with how its process ended. A worker silent for longer than
+its task allows (a player stuck in one long C call, its timer signals blocked) is
+stopped, and its task lost at once."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import os
 import signal
 import time
 from collections import deque
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional
 
 from agent.arena.processes.parent_death import end_with_parent
@@ -35,7 +38,8 @@ from agent.arena.processes.stop_signals import (
 # the SIGTERM is sent again meanwhile (one may come before its handler is set).
 STOP_GRACE = 10.0
 SIGTERM_REPEAT = 0.5
-POLL = 0.2  # seconds between looks for a lost stop signal while tasks run
+POLL = 0.2  # seconds between looks for a lost stop signal or a silent worker while tasks run
+SILENT_STOP_GRACE = 2.0  # seconds a worker stopped for its silence has to end before it is killed
 
 
 def process_context(*, spawn: bool = False):
@@ -49,6 +53,14 @@ def process_context(*, spawn: bool = False):
 def ended_how(exit_code: int) -> str:
     """How a process ended, from its exit code (negative: the signal that killed it)."""
     return f"killed by signal {-exit_code}" if exit_code < 0 else f"exit code {exit_code}"
+
+
+@dataclass(frozen=True)
+class WorkerEnd:
+    """How a task's worker ended before the task did."""
+
+    how: str  # as ended_how says it: "exit code 3", "killed by signal 9"
+    silent: Optional[float] = None  # when its parent stopped it for its silence: the wall seconds it was silent
 
 
 def begin_page_worker(server: int, niceness: int = 0) -> None:
@@ -82,6 +94,7 @@ class Worker:
     def __init__(self, context, serve: Callable, at_exit: Optional[Callable]):
         self.task: Optional[tuple[int, Any]] = None  # (number in the run, task)
         self.notes: list = []  # what the task told so far
+        self.heard = 0.0  # when it last sent word of its task (time.monotonic)
         self.done = False
         self.result: Any = None
         self.results, results = context.Pipe(duplex=False)
@@ -94,6 +107,7 @@ class Worker:
 
     def hand(self, task: tuple[int, Any]) -> None:
         self.task, self.notes, self.done, self.result = task, [], False, None
+        self.heard = time.monotonic()
         try:
             self.tasks.send(task[1])
         except OSError:  # it died while idle: seen as a death in this task
@@ -114,6 +128,7 @@ class Worker:
                     self.done, self.result = True, value
                 else:
                     self.notes.append(value)
+                    self.heard = time.monotonic()
         except (EOFError, OSError):
             pass  # the process has ended: its sentinel says so
 
@@ -144,16 +159,20 @@ def run_tasks(
     finished: Callable,
     lost: Callable,
     at_exit: Optional[Callable] = None,
+    patience: Optional[Callable] = None,
 ) -> None:
     """Run `tasks`, each in a worker process, `jobs` at a time. A worker starts when a
     task is there for it, so there are never more workers than tasks. In a worker,
     serve(task, note) gives the task's result; each note(value) it makes is kept for the
     task. Each result goes to finished(task, result) as it comes, which returns False to
     stop the run. A task whose worker dies is run again once, on a fresh worker; when that
-    one dies too, finished(task, lost(task, how, notes)): how says how its process ended,
-    notes are what the task told there. An exception the task raised is raised here.
-    at_exit(), when given, runs in each worker as it exits. serve and at_exit must be
-    module-level functions, tasks picklable."""
+    one dies too, finished(task, lost(task, end, notes)): end (a WorkerEnd) says how its
+    process ended, notes are what the task told there. patience(task, notes), when given,
+    says how many wall seconds the task may now go without a note (None: no limit); a
+    worker silent for longer is stopped and its task lost at once, end.silent set. An
+    exception the task raised is raised here. at_exit(), when given, runs in each worker
+    as it exits. serve and at_exit go to each worker as it starts (pickled only where
+    processes are spawned, not forked), each task through a pipe: tasks must be picklable."""
     from agent.arena.processes.leftovers import remove_leftovers  # here: the page's workers need none of it
 
     context = process_context()
@@ -179,17 +198,22 @@ def run_tasks(
             multiprocessing.connection.wait([handle for worker in busy for handle in worker.waits_on], POLL)
             raise_lost_stop()
             for worker in busy:
+                assert worker.task is not None  # only a busy worker is watched
                 worker.read()
-                number, task = worker.task
-                if worker.died():
+                handed = worker.task
+                number, task = handed
+                silent = _silence_past_patience(worker, patience)
+                if silent is not None:
+                    stop_processes([worker.process], SILENT_STOP_GRACE)
+                if silent is not None or worker.died():
                     workers.remove(worker)
                     worker.close()
                     remove_leftovers(worker.process.pid)  # what the task left: moves, folders
-                    if number not in lost_once:
+                    if silent is None and number not in lost_once:
                         lost_once.add(number)
-                        again.append(worker.task)
+                        again.append(handed)
                         continue
-                    result = lost(task, ended_how(worker.process.exitcode), worker.notes)
+                    result = lost(task, WorkerEnd(ended_how(worker.process.exitcode), silent), worker.notes)
                 elif worker.done:
                     result, worker.task = worker.result, None
                 else:
@@ -202,6 +226,15 @@ def run_tasks(
         stop_processes([worker.process for worker in workers])
         for worker in workers:
             worker.close()
+
+
+def _silence_past_patience(worker: Worker, patience: Optional[Callable]) -> Optional[float]:
+    """The wall seconds `worker` has been silent when that is longer than its task may be."""
+    if patience is None or worker.task is None or worker.done or worker.process.exitcode is not None:
+        return None
+    limit = patience(worker.task[1], worker.notes)
+    silent = time.monotonic() - worker.heard
+    return silent if limit is not None and silent > limit else None
 
 
 def _serve(tasks, results, parent: int, serve: Callable, at_exit: Optional[Callable]) -> None:

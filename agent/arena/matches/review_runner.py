@@ -63,5 +63,5 @@ def _review_one(call: tuple, note):
     return function(*arguments)
 
 
-def _not_reviewed(call: tuple, ended: str, notes: list) -> NotReviewed:
-    return NotReviewed(f"its process ended twice ({ended})")
+def _not_reviewed(call: tuple, end, notes: list) -> NotReviewed:
+    return NotReviewed(f"its process ended twice ({end.how})")
