@@ -20,7 +20,7 @@ from agent.arena.referee import lost_by_the_mover, play_game
 
 PLAYERS = textwrap.dedent(
     """
-    import os, signal, sys, time
+    import functools, os, signal, sys, time
     from agent.players import GreedyPlayer
 
     class Ender(GreedyPlayer):
@@ -32,32 +32,13 @@ PLAYERS = textwrap.dedent(
                 sys.exit(0)
             if self.how == "os_exit":
                 os._exit(3)
-            marker = os.environ["KILLED_ONCE"]  # SIGKILL its own process, in one game only
-            if not os.path.exists(marker):
-                open(marker, "w").close()
-                os.kill(os.getpid(), signal.SIGKILL)
-            return super().choose(board, clock_left)
-
-    def exits():
-        return Ender("exit")
-
-    def os_exits():
-        return Ender("os_exit")
-
-    def killed_once():
-        return Ender("kill")
-
-    def boom():
-        raise RuntimeError("boom\\x1b[2J")
-
-    def ends_in_factory():
-        os._exit(0)
-
-    class Stuck(GreedyPlayer):  # a player its own timers cannot stop
-        name = "stuck"
-        def __init__(self, how):
-            self.how = how
-        def choose(self, board, clock_left):
+            if self.how == "kill":
+                marker = os.environ["KILLED_ONCE"]  # SIGKILL its own process, in one game only
+                if not os.path.exists(marker):
+                    open(marker, "w").close()
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return super().choose(board, clock_left)
+            # the others are players their own timers cannot stop
             if self.how == "blocks":
                 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGPROF})
             elif self.how == "disarms":
@@ -68,14 +49,19 @@ PLAYERS = textwrap.dedent(
             while True:
                 time.sleep(0.05)
 
-    def blocks():
-        return Stuck("blocks")
+    exits = functools.partial(Ender, "exit")
+    os_exits = functools.partial(Ender, "os_exit")
+    killed_once = functools.partial(Ender, "kill")
 
-    def disarms():
-        return Stuck("disarms")
+    def boom():
+        raise RuntimeError("boom\\x1b[2J")
 
-    def c_call():
-        return Stuck("c_call")
+    def ends_in_factory():
+        os._exit(0)
+
+    blocks = functools.partial(Ender, "blocks")
+    disarms = functools.partial(Ender, "disarms")
+    c_call = functools.partial(Ender, "c_call")
     """
 )
 

@@ -65,22 +65,29 @@ def test_results_are_handed_on_in_the_records_order_whatever_finishes_first(tmp_
     assert handed == [(1, 10), (2, 20)]
 
 
-def test_ctrl_c_stops_the_review_and_its_workers_with_130(tmp_path):
-    # 20x20 games with the default budget: minutes each, so still running when stopped
+def start_long_review(tmp_path, **options):
+    """`analyse --jobs 2` of three games that take minutes each, once both its workers
+    run: (its Popen, its workers)."""
     games = write_records(tmp_path / "big.jsonl", [{**random_game_record(s, 20, 4), "game": s} for s in (1, 2, 3)])
     process = subprocess.Popen(
-        [sys.executable, "-m", "agent", "analyse", games, "--jobs", "2"],
-        cwd=PROJECT_ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # a group of its own, which a terminal's Ctrl-C signals whole
+        [sys.executable, "-m", "agent", "analyse", games, "--jobs", "2"], cwd=PROJECT_ROOT, **options
     )
     parent = psutil.Process(process.pid)
-    try:
-        while len(parent.children(recursive=True)) < 2 and process.poll() is None:
-            time.sleep(0.01)
+    workers = []
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and process.poll() is None and time.monotonic() < deadline:
         workers = parent.children(recursive=True)
+        time.sleep(0.01)
+    return process, workers
+
+
+def test_ctrl_c_stops_the_review_and_its_workers_with_130(tmp_path):
+    # a group of its own, which a terminal's Ctrl-C signals whole
+    process, workers = start_long_review(
+        tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert len(workers) >= 2
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:
@@ -169,21 +176,8 @@ def test_jobs_start_no_more_workers_than_there_are_games():
 
 
 def test_a_review_killed_outright_leaves_no_worker_running(tmp_path):
-    # 20x20 games with the default budget: minutes each, so still running when killed
-    games = write_records(tmp_path / "big.jsonl", [{**random_game_record(s, 20, 4), "game": s} for s in (1, 2, 3)])
-    process = subprocess.Popen(
-        [sys.executable, "-m", "agent", "analyse", games, "--jobs", "2"],
-        cwd=PROJECT_ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    parent = psutil.Process(process.pid)
-    workers = []
+    process, workers = start_long_review(tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while len(workers) < 2 and process.poll() is None and time.monotonic() < deadline:
-            workers = parent.children(recursive=True)
-            time.sleep(0.01)
         assert len(workers) >= 2
         process.kill()
         process.wait()
