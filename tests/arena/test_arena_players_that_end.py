@@ -102,6 +102,7 @@ GAMES = ("--games", 2, "--size", 3, "--types", 2, "--time", 30, "--seed", 1)
         ("exits", 1, "tried to end its process: SystemExit(0)"),
         ("os_exits", 1, "its process ended during its move (exit code 3)"),
         ("os_exits", 2, "its process ended during its move (exit code 3)"),
+        ("os_exits", 10**30, "its process ended during its move (exit code 3)"),  # a worker per game, no more
     ],
 )
 def test_a_player_that_ends_its_process_loses_its_games_and_the_match_ends_with_its_table(folder, player, jobs, reason):

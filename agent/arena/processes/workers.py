@@ -182,13 +182,14 @@ def run_tasks(
     numbered = enumerate(tasks)
     try:
         while True:
-            for worker in workers + [None] * (jobs - len(workers)):
-                if worker is not None and worker.task is not None:
-                    continue
+            idle = [worker for worker in workers if worker.task is None]
+            while idle or len(workers) < jobs:
                 task = again.popleft() if again else next(numbered, None)
                 if task is None:
                     break
-                if worker is None:
+                if idle:
+                    worker = idle.pop()
+                else:
                     worker = Worker(context, serve, at_exit)
                     workers.append(worker)
                 worker.hand(task)
