@@ -74,4 +74,4 @@ def _make_player(spec: PlayerSpec, note) -> None:
 
 
 def _player_not_made(spec: PlayerSpec, end, notes: list) -> None:
-    raise ValueError(f"{spec.text!r}: making the player ended its process ({end.how})")
+    raise ValueError(f"{spec.text!r}: ended its process when made ({end.how})")

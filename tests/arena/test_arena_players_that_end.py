@@ -157,7 +157,7 @@ def test_a_player_that_ends_the_process_making_it_is_refused_and_the_match_says_
     player = "py:ends_at_import:player" if where == "import" else "py:enders:ends_in_factory"
     done = run_in(folder, "match", player, "greedy", *GAMES)
     assert done.returncode == 2, done.stderr
-    assert f"{player[3:]}': making the player ended its process (exit code 0)" in done.stderr, done.stderr
+    assert f"{player[3:]}': ended its process when made (exit code 0)" in done.stderr, done.stderr
 
 
 @pytest.mark.parametrize("player", ["blocks", "disarms", "c_call"])
@@ -168,8 +168,8 @@ def test_a_player_its_timers_cannot_stop_loses_on_time_once_past_its_clock_in_wa
     assert done.returncode == 0 and "W-L-D" in done.stdout, done.stderr
     (record,) = [json.loads(line) for line in out.read_text().splitlines()]
     assert (record["winner"], record["fault"]) == ("B", "time")
-    assert record["reason"].startswith("ran out of time: still on its move after ")
-    assert record["reason"].endswith(" s of wall time; its process was ended")
+    assert record["reason"].startswith("ran out of time: no move after ")
+    assert record["reason"].endswith(" s of wall time, its process ended")
     assert record["moves"][-1]["player"] == "A" and record["moves"][-1]["fault"] == "time"
     assert os.listdir(folder / "tmp") == []
 

@@ -141,7 +141,7 @@ def test_a_game_whose_worker_is_killed_is_reviewed_again_on_a_fresh_one(tmp_path
 
 
 def test_a_game_whose_worker_is_killed_twice_is_handed_on_as_not_reviewed(tmp_path):
-    not_reviewed = "NotReviewed(reason='its process ended twice (killed by signal 9)')"
+    not_reviewed = "NotReviewed(reason='worker died twice (killed by signal 9)')"
     assert run_dying_review(tmp_path, "") == f"1 10\n2 {not_reviewed}\n3 30\n"
 
 
@@ -153,15 +153,13 @@ def test_a_game_not_reviewed_is_named_on_stderr_and_the_review_exits_1(small_gam
         for record in records:
             finished(
                 record,
-                NotReviewed("its process ended twice (exit code 3)")
-                if record["game"] == 2
-                else function(record, *arguments),
+                NotReviewed("worker died twice (exit code 3)") if record["game"] == 2 else function(record, *arguments),
             )
 
     monkeypatch.setattr({"analyse": analyse, "audit": audit}[command], "review_games", reviews_that_lose_game_2)
     assert cli.main([command, small_games, "--jobs", "2"]) == 1
     out, err = capsys.readouterr()
-    assert f"fruit-rage {command}: game 2 not {verb}: its process ended twice (exit code 3)" in err
+    assert f"fruit-rage {command}: game 2 not {verb}: worker died twice (exit code 3)" in err
     assert "game 1" in out and "game 3" in out and "game 2" not in out
 
 

@@ -68,7 +68,7 @@ def _lost_game(settings, game: int, end, notes: list) -> GameRecord:
         raise SetupFailed(f"game {game}'s process ended twice before the game began ({end.how})")
     so_far = _game_so_far(notes)
     if end.silent is not None:
-        reason = f"ran out of time: still on its move after {end.silent:.1f} s of wall time; its process was ended"
+        reason = f"ran out of time: no move after {end.silent:.1f} s of wall time, its process ended"
         return in_match(lost_by_the_mover(so_far, reason, FAULT_TIME), settings, game)
     return in_match(lost_by_the_mover(so_far, f"its process ended during its move ({end.how})"), settings, game)
 

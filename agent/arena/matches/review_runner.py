@@ -64,4 +64,4 @@ def _review_one(call: tuple, note):
 
 
 def _not_reviewed(call: tuple, end, notes: list) -> NotReviewed:
-    return NotReviewed(f"its process ended twice ({end.how})")
+    return NotReviewed(f"worker died twice ({end.how})")
