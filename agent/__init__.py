@@ -10,7 +10,7 @@ The names below are loaded when first used (PEP 562), so the competition move, w
 imports this package, pays nothing for them.
 """
 
-__version__ = "0.2.0.dev0"
+from agent._version import __version__ as __version__  # the one place it is written
 
 _EXPORTS = {
     "Board": "agent.board",

@@ -24,7 +24,7 @@ import time
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol
 
-from agent import __version__
+from agent._version import __version__
 from agent.board import Board, Move
 
 if TYPE_CHECKING:

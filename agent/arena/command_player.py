@@ -7,9 +7,10 @@ from __future__ import annotations
 import threading
 from typing import Optional, Union
 
-from agent import __version__
-from agent.arena.agents import BUILT_IN_NAMES, AgentSpec, agent_spec
+from agent._version import __version__
+from agent.arena.agent_commands import BUILT_IN_NAMES, AgentCommand, agent_command
 from agent.arena.processes.runner import MoveRunner, ProcessRun
+from agent.arena.processes.workers import ended_how
 from agent.arena.turns import DEFAULT_GRACE, FAULT_INVALID, FAULT_TIME, Turn, check_output
 from agent.board import Board, Move
 from agent.gamefile import format_input, format_input_seconds
@@ -23,14 +24,14 @@ class CommandPlayer:
 
     def __init__(
         self,
-        command: Union[str, AgentSpec],
+        command: Union[str, AgentCommand],
         name: Optional[str] = None,
         runner: Optional[MoveRunner] = None,
         grace: float = DEFAULT_GRACE,
         isolate: bool = False,
         side: Optional[str] = None,
     ) -> None:
-        self.spec = command if isinstance(command, AgentSpec) else agent_spec(command)
+        self.spec = command if isinstance(command, AgentCommand) else agent_command(command)
         self.name = name or self.spec.label
         self.runner = runner or shared_runner(grace, isolate)
         self.side = side  # its private folder's name; play_game sets it to A or B when None
@@ -106,8 +107,6 @@ def _exit_detail(run: ProcessRun) -> str:
         what = "command not found"
     elif run.exit_code == 126:
         what = "cannot run it"
-    elif run.exit_code < 0:
-        what = f"killed by signal {-run.exit_code}"
     else:
-        what = f"exit code {run.exit_code}"
+        what = ended_how(run.exit_code)
     return f" ({what}: {run.stderr_tail})" if run.stderr_tail else f" ({what})"

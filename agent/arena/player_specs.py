@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.arena.agents import BUILT_IN_NAMES
+from agent.arena.agent_commands import BUILT_IN_NAMES
 from agent.arena.command_player import CommandPlayer
+from agent.arena.processes.workers import run_tasks
 
 IN_PROCESS_NAMES = BUILT_IN_NAMES  # the built-ins that can also play in-process
 
@@ -30,7 +31,12 @@ class PlayerSpec:
 
     def check(self) -> None:
         """ValueError saying why no player can be made, or why a built-in program cannot
-        run as its side's own user (--isolate), before the first game."""
+        run as its side's own user (--isolate), before the first game. A Python player is
+        made in a worker process: its module's code or its factory could end the process
+        that makes it (os._exit), which must not be the match's."""
+        if self.text.startswith("py:"):
+            run_tasks([self], 1, _make_player, lambda spec, made: True, _player_not_made)
+            return
         player = self()
         if self.isolate and isinstance(player, CommandPlayer) and self.text in BUILT_IN_NAMES:
             from agent.arena.processes.side_users import python_problem
@@ -60,3 +66,12 @@ class PlayerSpec:
         if self.params:
             raise ValueError(f"{self.text}: parameters go to Python players and in-process built-ins only")
         return CommandPlayer(self.text, grace=self.grace, isolate=self.isolate)
+
+
+def _make_player(spec: PlayerSpec, note) -> None:
+    """In a worker: a player of `spec` made, and dropped (it need not cross back)."""
+    spec()
+
+
+def _player_not_made(spec: PlayerSpec, end, notes: list) -> None:
+    raise ValueError(f"{spec.text!r}: ended its process when made ({end.how})")

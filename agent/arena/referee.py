@@ -205,18 +205,19 @@ def play_game(
     return record
 
 
-def lost_by_the_mover(record: GameRecord, reason: str) -> GameRecord:
+def lost_by_the_mover(record: GameRecord, reason: str, fault: str = FAULT_INVALID) -> GameRecord:
     """The game so far (`record`, as on_move last saw it) ended for the side to move, whose
-    process ended in the middle of its turn: that side loses, `reason` recorded; or, when
-    the board was already played out, the scores decide."""
+    process ended in the middle of its turn (or was ended, `fault` FAULT_TIME, for running
+    past its clock): that side loses, `reason` recorded; or, when the board was already
+    played out, the scores decide."""
     mover = _other(record.turns[-1][0]) if record.turns else record.first
     grid = record.turns[-1][1].grid if record.turns else None  # None after a faulted turn
     if grid is not None and is_empty(grid):
         winner, record.reason = decide([record.scores[s] for s in SIDES], [record.clocks[s] for s in SIDES])
         record.winner = None if winner is None else SIDES[winner]
     else:
-        record.turns.append((mover, Turn(0.0, fault=FAULT_INVALID, reason=reason)))
-        record.winner, record.fault, record.reason = _other(mover), FAULT_INVALID, reason
+        record.turns.append((mover, Turn(0.0, fault=fault, reason=reason)))
+        record.winner, record.fault, record.reason = _other(mover), fault, reason
     record.date = _now()
     return record
 

@@ -10,7 +10,7 @@ import sys
 
 from agent.arena.matches.cluster import ClusterError
 from agent.arena.matches.preflight import warn_of_jobs
-from agent.arena.matches.reviews import review_games
+from agent.arena.matches.review_runner import NotReviewed, review_games
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.reading import read_records, shown_agents
 from agent.arena.review.analysis import DEFAULT_NODES, EXACT_MARK, THRESHOLDS_TEXT, analyse_game
@@ -57,9 +57,14 @@ def run(args) -> int:
         return 2
     warn_of_jobs(args, "analyse")
     progress = review_progress(len(records))
+    not_analysed = []
 
     def finished(record: dict, analysis) -> None:
-        print(json.dumps(analysis.to_dict()) if args.json else report(analysis, record), flush=True)
+        if isinstance(analysis, NotReviewed):
+            not_analysed.append(record)
+            print(f"{PROGRAM}: game {record['game']} not analysed: {analysis.reason}", file=sys.stderr, flush=True)
+        else:
+            print(json.dumps(analysis.to_dict()) if args.json else report(analysis, record), flush=True)
         progress.update(record)
 
     try:
@@ -77,7 +82,7 @@ def run(args) -> int:
         print(f"{PROGRAM}: {error}; analysis stopped", file=sys.stderr)
         return 1
     progress.close()
-    return 0
+    return 1 if not_analysed else 0
 
 
 def review_progress(games: int) -> Progress:

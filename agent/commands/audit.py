@@ -8,7 +8,7 @@ import sys
 
 from agent.arena.matches.cluster import ClusterError
 from agent.arena.matches.preflight import warn_of_jobs
-from agent.arena.matches.reviews import review_games
+from agent.arena.matches.review_runner import NotReviewed, review_games
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.reading import read_records, shown_agents
 from agent.arena.review.audit import audit_game
@@ -32,10 +32,15 @@ def run(args) -> int:
     records.sort(key=lambda record: record["game"])
     progress = review_progress(len(records))
     audits = []
+    not_audited = []
 
     def finished(record: dict, audit) -> None:
-        audits.append((record, audit))
-        print(game_report(record, audit), flush=True)
+        if isinstance(audit, NotReviewed):
+            not_audited.append(record)
+            print(f"{PROGRAM}: game {record['game']} not audited: {audit.reason}", file=sys.stderr, flush=True)
+        else:
+            audits.append((record, audit))
+            print(game_report(record, audit), flush=True)
         progress.update(record)
 
     try:
@@ -51,7 +56,7 @@ def run(args) -> int:
     progress.close()
     if len(audits) > 1:
         print(summary(audits))
-    return 0
+    return 1 if not_audited else 0
 
 
 def game_report(record: dict, audit) -> str:

@@ -487,7 +487,7 @@ def build_parser(argv=None):
     import argparse  # not at the top: the competition call never parses arguments
     import textwrap
 
-    from agent import __version__
+    from agent._version import __version__
 
     class Formatter(argparse.HelpFormatter):
         """Help wrapped between words only, so that a name such as greedy-pair stays whole."""
@@ -609,9 +609,8 @@ def core_missing(program: str = "fruit-rage") -> str:
     hides the installed package."""
     import os
 
-    import agent
+    from agent.move.launch import PACKAGE_FOLDER as package
 
-    package = os.path.dirname(os.path.abspath(agent.__file__))
     source_tree = os.path.exists(os.path.join(os.path.dirname(package), "setup.py"))
     message = f"{program}: the compiled core (agent._core) is not in {package}.\n"
     if source_tree:

@@ -9,7 +9,7 @@ import sys
 import textwrap
 import time
 
-from agent.arena.agents import files_named
+from agent.arena.agent_commands import files_named
 from agent.arena.matches.games import MatchSettings
 from agent.arena.matches.match import run_match
 from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs

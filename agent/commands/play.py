@@ -14,7 +14,7 @@ import stat
 import sys
 import time
 
-from agent.arena.agents import files_named
+from agent.arena.agent_commands import files_named
 from agent.arena.command_player import CommandPlayer
 from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt

@@ -1,4 +1,4 @@
-"""The page's analyses of games (agent.arena.review.analysis through engine.analyse): each runs in
+"""The page's analyses of games (agent.arena.review.analysis through library.analyse): each runs in
 a process of its own at a low priority, reports its progress, can be cancelled (its process
 is killed at once), and once done is kept, so a game is analysed once.
 
@@ -13,7 +13,7 @@ import asyncio
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
-from agent.web import engine
+from agent.web import library
 from agent.web.jobs import TaskFailed, run_in_own_process
 
 NICENESS = 10  # an analysis yields the processors to the agents' thinking
@@ -112,7 +112,7 @@ class Analyses:
             analysis.state = "running"
             try:
                 analysis.result = await run_in_own_process(
-                    engine.analyse, (record, analysis.nodes), on_message=progress, niceness=NICENESS
+                    library.analyse, (record, analysis.nodes), on_message=progress, niceness=NICENESS
                 )
             except TaskFailed as error:
                 analysis.state, analysis.error = "failed", f"the analysis failed: {error}"

@@ -23,7 +23,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from agent.web import bodies, engine, game_records, replays
+from agent.web import bodies, game_records, library, replays
 from agent.web.analyses import Analyses
 from agent.web.games import AGENT, HUMAN, Game, GameError
 from agent.web.guards import HostCheck, SameOriginChanges, SecurityHeaders
@@ -52,8 +52,8 @@ RECORDS_SECONDS = 120.0  # wall seconds allowed for checking a file of records
 RECORD_FILES_AT_ONCE = 4
 RECORDS_NICENESS = 19  # the records' worker yields the processors to the agents' thinking
 LIMITS: dict[str, tuple[Any, Any]] = {
-    "size": (1, engine.MAX_SIZE),
-    "types": (1, engine.MAX_TYPES),
+    "size": (1, library.MAX_SIZE),
+    "types": (1, library.MAX_TYPES),
     "clock": (0, 300.0),
     "seed": (0, 10**18 - 1),
 }
@@ -68,10 +68,10 @@ DEFAULTS: dict[str, Any] = {
 FIRST_CHOICES = ("you", "agent", "random")
 GAME_FIELDS = ("size", "types", "clock", "agent_clock", "first", "opponent", "seed")
 LONGEST_MOVE_NAME = 8
-ANALYSIS_NODES = (1000, 10 * engine.DEFAULT_NODES)  # the node budgets a page may ask an analysis for
+ANALYSIS_NODES = (1000, 10 * library.DEFAULT_NODES)  # the node budgets a page may ask an analysis for
 # Nodes one analysis may search in all: a longer game gets fewer a position (the answer
 # says how many), so that no request holds the analyses' processor for long.
-ANALYSIS_TOTAL_NODES = 200 * engine.DEFAULT_NODES
+ANALYSIS_TOTAL_NODES = 200 * library.DEFAULT_NODES
 ANALYSES_WAITING = 4  # analyses that may wait for a free worker
 ANALYSES_PER_CLIENT = 2  # analyses under way or waiting for one address
 ANALYSES_KEPT = 100  # finished analyses kept, the least recently asked for dropped first
@@ -134,16 +134,16 @@ class Server:
     async def options(self, request: Request):
         return JSONResponse(
             {
-                "players": list(engine.PLAYER_NAMES),
+                "players": list(library.PLAYER_NAMES),
                 "first": list(FIRST_CHOICES),
                 "limits": LIMITS,
                 "defaults": DEFAULTS,
                 "records": self._record_names(),
                 "analysis": {
-                    "nodes": engine.DEFAULT_NODES,
-                    "labels": [list(floor) for floor in engine.LABEL_FLOORS],
-                    "thresholds": engine.THRESHOLDS_TEXT,
-                    "exact_mark": engine.EXACT_MARK,
+                    "nodes": library.DEFAULT_NODES,
+                    "labels": [list(floor) for floor in library.LABEL_FLOORS],
+                    "thresholds": library.THRESHOLDS_TEXT,
+                    "exact_mark": library.EXACT_MARK,
                 },
             }
         )
@@ -158,13 +158,13 @@ class Server:
             AGENT: bodies.number(body, "agent_clock", *LIMITS["clock"], DEFAULTS["agent_clock"]),
         }
         first = bodies.choice(body, "first", FIRST_CHOICES, DEFAULTS["first"])
-        opponent = bodies.choice(body, "opponent", engine.PLAYER_NAMES, DEFAULTS["opponent"])
+        opponent = bodies.choice(body, "opponent", library.PLAYER_NAMES, DEFAULTS["opponent"])
         seed = bodies.whole_number(body, "seed", *LIMITS["seed"], None)
         if seed is None:
             seed = secrets.randbelow(1_000_000)
         if first == "random":
             first = random.Random(seed).choice((HUMAN, AGENT))
-        game = Game(engine.Board.random(seed, size, types), opponent, clocks, first, seed, self.clock())
+        game = Game(library.Board.random(seed, size, types), opponent, clocks, first, seed, self.clock())
         try:
             game_id = self.games.add(Session(game), owner=_client_address(request))
         except OwnerFull:
@@ -228,7 +228,7 @@ class Server:
         session.hinting = True
         try:
             found = await self.pool.run(
-                HINT_SECONDS, engine.hint, game.board.rows, engine.DEFAULT_NODES, client=_client_address(request)
+                HINT_SECONDS, library.hint, game.board.rows, library.DEFAULT_NODES, client=_client_address(request)
             )
         except (asyncio.TimeoutError, WorkerDied):
             raise _retry_later(503, "the hint could not be found in time", BUSY_RETRY_SECONDS) from None
@@ -350,7 +350,7 @@ class Server:
     async def start_analysis(self, request: Request):
         key, games = self._replayed_game(request)
         body = await bodies.read_json_object(request, ("nodes",))
-        nodes = bodies.whole_number(body, "nodes", *ANALYSIS_NODES, engine.DEFAULT_NODES)
+        nodes = bodies.whole_number(body, "nodes", *ANALYSIS_NODES, library.DEFAULT_NODES)
         record = json.loads(games[key[1]])
         positions = len(record["moves"]) + 1
         nodes = min(nodes, max(ANALYSIS_NODES[0], ANALYSIS_TOTAL_NODES // positions))

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import datetime
 
-from agent.web.engine import CPU_CLOCK, VERSION, WALL_CLOCK, GameRecord, Turn
 from agent.web.games import AGENT, HUMAN
+from agent.web.library import CPU_CLOCK, VERSION, WALL_CLOCK, GameRecord, Turn
 
 SIDES = {HUMAN: "A", AGENT: "B"}
 PERSON = "you"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.web.engine import Board, Move, decide
+from agent.web.library import Board, Move, decide
 
 HUMAN, AGENT = "you", "agent"
 
@@ -40,7 +40,7 @@ class PlayedMove:
 class Game:
     def __init__(self, board: Board, opponent: str, clocks: dict, first: str, seed: int, now: float):
         self.board = board
-        self.opponent = opponent  # a name from engine.PLAYER_NAMES
+        self.opponent = opponent  # a name from library.PLAYER_NAMES
         self.seed = seed
         self.first = first
         self.clocks = dict(clocks)  # seconds left, HUMAN's as of turn_started

@@ -8,7 +8,7 @@ import json
 import os
 
 from agent.cli_support import open_regular_file
-from agent.web import engine, strict_records
+from agent.web import library, strict_records
 
 MAX_RECORDS_BYTES = 4 * 1024 * 1024
 RECORDS_SUFFIX = ".jsonl"
@@ -75,7 +75,7 @@ def game_view(index: int, kept: bytes) -> dict:
     the last one, the group each move took, and A's margin (A's points minus B's) after
     each move on the board. A losing last move (time, invalid) takes nothing."""
     record = json.loads(kept)
-    board = engine.Board(record["board"], record["types"])
+    board = library.Board(record["board"], record["types"])
     rows, moves, margins = [list(board.rows)], [], []
     scores = {"A": 0, "B": 0}
     for number, move in enumerate(record["moves"], 1):
@@ -83,12 +83,12 @@ def game_view(index: int, kept: bytes) -> dict:
             "number": number,
             "side": move["player"],
             "cpu": move["cpu"],
-            "measured": engine.time_measured(record, move["player"]),
+            "measured": library.time_measured(record, move["player"]),
         }
         if move.get("fault"):
             moves.append({**shown, "move": move.get("move"), "fault": move["reason"]})
             break
-        played = engine.Move.from_name(move["move"])
+        played = library.Move.from_name(move["move"])
         group = board.group_at(played)
         board, points = board.play(played)
         scores[move["player"]] += points
@@ -102,7 +102,7 @@ def game_view(index: int, kept: bytes) -> dict:
         "rows": rows,
         "moves": moves,
         "margins": margins,
-        "time": engine.starting_clocks(record),
+        "time": library.starting_clocks(record),
     }
 
 
@@ -110,7 +110,7 @@ def phases_view(records: list) -> dict:
     """agent.arena.review.phases over the file, as the chart draws it: for A moving first and for
     A moving second, the mean margin of A once each tenth of the fruit is gone."""
     try:
-        phases = engine.match_phases(records, PHASE_PARTS)
+        phases = library.match_phases(records, PHASE_PARTS)
     except ValueError as error:
         return {"problem": str(error)}
     if not phases.games:

@@ -10,7 +10,7 @@ import json
 import re
 
 from agent.cli_support import plural, without_bom
-from agent.web import engine
+from agent.web import library
 
 # The fields of a move `match --out` writes (agent.arena.referee._turn_record); every
 # other object in a record holds a value for each side.
@@ -47,13 +47,13 @@ def read_records(data: bytes, label: str) -> list:
         try:
             records.append(_record_of_line(line))
         except ValueError as error:
-            if line.endswith(b"\n") or not engine.is_record_cut_short(line):
+            if line.endswith(b"\n") or not library.is_record_cut_short(line):
                 raise ValueError(f"{label}: line {number} {error}") from None
     _weigh(records, label)
     for record in records:
         try:
             _check_types(record)
-            engine.check_record(record)
+            library.check_record(record)
         except ValueError as error:
             raise ValueError(f"{label}: game {record['game']}: {error}") from None
     return records
@@ -73,7 +73,7 @@ def _record_of_line(line: bytes) -> dict:
     game = record.get("game") if isinstance(record, dict) else None
     if not isinstance(game, int) or isinstance(game, bool):
         raise ValueError("is not a game record")
-    _refuse_unknown(record, engine.RECORD_FIELDS, "the record")
+    _refuse_unknown(record, library.RECORD_FIELDS, "the record")
     for name, value in record.items():
         if isinstance(value, dict):
             _refuse_unknown(value, SIDES, f"the record's {name!r}")
@@ -109,7 +109,7 @@ def _weigh(records: list, label: str) -> None:
     for record in records:
         board, played = record.get("board"), record.get("moves")
         if isinstance(board, list) and isinstance(played, list):
-            side = min(len(board), engine.MAX_SIZE)  # a longer board is refused unplayed
+            side = min(len(board), library.MAX_SIZE)  # a longer board is refused unplayed
             work += len(played) * side * side
             moves += len(played)
             largest = max(largest, side)
@@ -123,5 +123,5 @@ def _weigh(records: list, label: str) -> None:
 
 def _check_types(record: dict) -> None:
     types = record.get("types")
-    if isinstance(types, int) and not isinstance(types, bool) and not 1 <= types <= engine.MAX_TYPES:
-        raise ValueError(f"the record's 'types' is {types}, not 1..{engine.MAX_TYPES}")
+    if isinstance(types, int) and not isinstance(types, bool) and not 1 <= types <= library.MAX_TYPES:
+        raise ValueError(f"the record's 'types' is {types}, not 1..{library.MAX_TYPES}")

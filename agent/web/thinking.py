@@ -5,21 +5,19 @@ records are read in a pool of their own at a lower priority, so that a file bein
 neither holds up a move nor takes its processor. No more tasks are handed out than there
 are workers, so a task's wall time is its own and not the queue's: the guard on the
 agent's move measures the agent alone. The workers are handed out to clients in turn
-(agent.web.turns), so that one client's flood delays another's move by a task at most."""
+(agent.web.client_turns), so that one client's flood delays another's move by a task at most."""
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import os
-import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from agent.arena.processes.parent_death import end_with_parent
-from agent.web import engine
-from agent.web.turns import ClientTurns
+from agent.arena.processes.workers import begin_page_worker, process_context
+from agent.web import library
+from agent.web.client_turns import ClientTurns
 
 # Wall seconds an agent may run past its clock before its move is given up on (the
 # search keeps its own CPU budget; this is for a machine too loaded to keep up).
@@ -52,11 +50,10 @@ class WorkerPool:
         self._turns = ClientTurns(workers)
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        # spawn, not fork: a fork of a process running an event loop and threads may hang
         return ProcessPoolExecutor(
             self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_worker_start,
+            mp_context=process_context(spawn=True),
+            initializer=begin_page_worker,
             initargs=(os.getpid(), self.niceness),
         )
 
@@ -87,7 +84,7 @@ class WorkerPool:
         started = loop.time()
         try:
             cell, cpu = await self.run(
-                clock_left + self.wall_grace, engine.choose_move, player, rows, types, clock_left, client=client
+                clock_left + self.wall_grace, library.choose_move, player, rows, types, clock_left, client=client
             )
         except asyncio.TimeoutError:
             return Thought(
@@ -101,10 +98,3 @@ class WorkerPool:
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
-
-
-def _worker_start(server: int, niceness: int) -> None:
-    """A worker ends with the server, even one killed outright (SIGKILL)."""
-    end_with_parent(signal.SIGKILL, server)
-    if niceness:
-        os.nice(niceness)

@@ -29,7 +29,7 @@ nitpick_ignore = [("py:class", "socket.socket"), ("py:class", "pathlib.Path"), (
 # Internal classes the annotations name, not part of the reference: the compiled core's
 # Board (Board.core's result, typed for checkers in agent/_core.pyi) and the arena's
 # parsed agent command (CommandPlayer's `command` may be one).
-nitpick_ignore += [("py:class", "CoreBoard"), ("py:class", "AgentSpec")]
+nitpick_ignore += [("py:class", "CoreBoard"), ("py:class", "AgentCommand")]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"show-inheritance": True}

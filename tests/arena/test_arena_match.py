@@ -15,7 +15,7 @@ import pytest
 from arena_helpers import assert_refused, fruit_rage, gone, hangup_by_default, scripted_agent, wait_for_script
 from paths import PROJECT_ROOT
 
-from agent.arena.agents import command_problem
+from agent.arena.agent_commands import command_problem
 from agent.arena.player_specs import PlayerSpec
 from agent.arena.processes.runner import MoveRunner, Stopped
 from agent.arena.stats.summary import (

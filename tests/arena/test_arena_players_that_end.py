@@ -1,6 +1,7 @@
-"""Python players that end their process (sys.exit, os._exit, SIGKILL from outside) or
-cannot be made: the game is lost with the reason recorded, the match, tournament and
-tuning run go on to their table, and nothing is left in TMPDIR."""
+"""Python players that end their process (sys.exit, os._exit, SIGKILL from outside), that
+their timers cannot stop, or that cannot be made: the game is lost with the reason
+recorded (or the player refused before the first game), the match, tournament and tuning
+run go on to their table, and nothing is left in TMPDIR."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from agent.arena.referee import lost_by_the_mover, play_game
 
 PLAYERS = textwrap.dedent(
     """
-    import os, signal, sys
+    import functools, os, signal, sys, time
     from agent.players import GreedyPlayer
 
     class Ender(GreedyPlayer):
@@ -31,23 +32,36 @@ PLAYERS = textwrap.dedent(
                 sys.exit(0)
             if self.how == "os_exit":
                 os._exit(3)
-            marker = os.environ["KILLED_ONCE"]  # SIGKILL its own process, in one game only
-            if not os.path.exists(marker):
-                open(marker, "w").close()
-                os.kill(os.getpid(), signal.SIGKILL)
-            return super().choose(board, clock_left)
+            if self.how == "kill":
+                marker = os.environ["KILLED_ONCE"]  # SIGKILL its own process, in one game only
+                if not os.path.exists(marker):
+                    open(marker, "w").close()
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return super().choose(board, clock_left)
+            # the others are players their own timers cannot stop
+            if self.how == "blocks":
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGPROF})
+            elif self.how == "disarms":
+                signal.setitimer(signal.ITIMER_PROF, 0)
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            else:
+                sum(range(10**11))  # one C call: no handler runs until it returns
+            while True:
+                time.sleep(0.05)
 
-    def exits():
-        return Ender("exit")
-
-    def os_exits():
-        return Ender("os_exit")
-
-    def killed_once():
-        return Ender("kill")
+    exits = functools.partial(Ender, "exit")
+    os_exits = functools.partial(Ender, "os_exit")
+    killed_once = functools.partial(Ender, "kill")
 
     def boom():
         raise RuntimeError("boom\\x1b[2J")
+
+    def ends_in_factory():
+        os._exit(0)
+
+    blocks = functools.partial(Ender, "blocks")
+    disarms = functools.partial(Ender, "disarms")
+    c_call = functools.partial(Ender, "c_call")
     """
 )
 
@@ -60,7 +74,8 @@ def folder(tmp_path):
 
 
 def run_in(folder, *args):
-    """`fruit-rage ARGS` in `folder` (where py:enders is found), its TMPDIR a folder of its own."""
+    """`fruit-rage ARGS` in `folder` (where py:enders is found), its TMPDIR a folder of its
+    own; a run that hangs fails at the timeout."""
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
@@ -87,6 +102,7 @@ GAMES = ("--games", 2, "--size", 3, "--types", 2, "--time", 30, "--seed", 1)
         ("exits", 1, "tried to end its process: SystemExit(0)"),
         ("os_exits", 1, "its process ended during its move (exit code 3)"),
         ("os_exits", 2, "its process ended during its move (exit code 3)"),
+        ("os_exits", 10**30, "its process ended during its move (exit code 3)"),  # a worker per game, no more
     ],
 )
 def test_a_player_that_ends_its_process_loses_its_games_and_the_match_ends_with_its_table(folder, player, jobs, reason):
@@ -133,6 +149,29 @@ def test_a_player_that_exits_at_import_or_whose_factory_fails_is_refused_with_it
     done = run_in(folder, "match", "py:enders:boom", "greedy", *GAMES)
     assert done.returncode == 2 and "raised RuntimeError: boom\\x1b[2J" in done.stderr
     assert "\x1b" not in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("where", ["import", "factory"])
+def test_a_player_that_ends_the_process_making_it_is_refused_and_the_match_says_so(folder, where):
+    (folder / "ends_at_import.py").write_text("import os\nos._exit(0)\n")
+    player = "py:ends_at_import:player" if where == "import" else "py:enders:ends_in_factory"
+    done = run_in(folder, "match", player, "greedy", *GAMES)
+    assert done.returncode == 2, done.stderr
+    assert f"{player[3:]}': ended its process when made (exit code 0)" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("player", ["blocks", "disarms", "c_call"])
+def test_a_player_its_timers_cannot_stop_loses_on_time_once_past_its_clock_in_wall_time(folder, player):
+    out = folder / "games.jsonl"
+    games = ("--games", 1, "--size", 4, "--types", 3, "--time", 1, "--grace", 1, "--seed", 1)
+    done = run_in(folder, "match", f"py:enders:{player}", "greedy", *games, "--out", out)  # hung for ever before
+    assert done.returncode == 0 and "W-L-D" in done.stdout, done.stderr
+    (record,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert (record["winner"], record["fault"]) == ("B", "time")
+    assert record["reason"].startswith("ran out of time: no move after ")
+    assert record["reason"].endswith(" s of wall time, its process ended")
+    assert record["moves"][-1]["player"] == "A" and record["moves"][-1]["fault"] == "time"
+    assert os.listdir(folder / "tmp") == []
 
 
 def test_a_game_cut_short_is_lost_by_the_side_to_move_unless_the_board_was_already_played_out():

@@ -1,14 +1,19 @@
 """`analyse` and `audit` with --jobs: one game a task in worker processes, the same output in
-the same order as one at a time, and Ctrl-C ending them, and their workers, as it ends a
-match. (On a Dask cluster: tests/arena/test_arena_cluster.py.)"""
+the same order as one at a time, no more workers than games, a game whose worker dies
+reviewed again once (then named as not reviewed), and Ctrl-C or the review's own death
+ending the workers, as they end a match's. (On a Dask cluster:
+tests/arena/test_arena_cluster.py.)"""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 
 import psutil
@@ -16,7 +21,7 @@ import pytest
 from arena_helpers import fruit_rage, random_game_record
 from paths import PROJECT_ROOT
 
-from agent.arena.matches.reviews import review_games
+from agent.arena.matches.review_runner import NotReviewed, review_games
 
 
 def write_records(path, records) -> str:
@@ -60,22 +65,29 @@ def test_results_are_handed_on_in_the_records_order_whatever_finishes_first(tmp_
     assert handed == [(1, 10), (2, 20)]
 
 
-def test_ctrl_c_stops_the_review_and_its_workers_with_130(tmp_path):
-    # 20x20 games with the default budget: minutes each, so still running when stopped
+def start_long_review(tmp_path, **options):
+    """`analyse --jobs 2` of three games that take minutes each, once both its workers
+    run: (its Popen, its workers)."""
     games = write_records(tmp_path / "big.jsonl", [{**random_game_record(s, 20, 4), "game": s} for s in (1, 2, 3)])
     process = subprocess.Popen(
-        [sys.executable, "-m", "agent", "analyse", games, "--jobs", "2"],
-        cwd=PROJECT_ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # a group of its own, which a terminal's Ctrl-C signals whole
+        [sys.executable, "-m", "agent", "analyse", games, "--jobs", "2"], cwd=PROJECT_ROOT, **options
     )
     parent = psutil.Process(process.pid)
-    try:
-        while len(parent.children(recursive=True)) < 2 and process.poll() is None:
-            time.sleep(0.01)
+    workers = []
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and process.poll() is None and time.monotonic() < deadline:
         workers = parent.children(recursive=True)
+        time.sleep(0.01)
+    return process, workers
+
+
+def test_ctrl_c_stops_the_review_and_its_workers_with_130(tmp_path):
+    # a group of its own, which a terminal's Ctrl-C signals whole
+    process, workers = start_long_review(
+        tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert len(workers) >= 2
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:
@@ -86,3 +98,92 @@ def test_ctrl_c_stops_the_review_and_its_workers_with_130(tmp_path):
     assert out == ""
     _, alive = psutil.wait_procs(workers, timeout=15)
     assert not alive
+
+
+# A review whose second game kills its worker: once, when the marker file named on the
+# command line is not there yet (it is made then), or every time when the name is "".
+DYING_REVIEW = textwrap.dedent(
+    """
+    import os, signal, sys
+    from agent.arena.matches.review_runner import review_games
+
+    def review(record, marker):
+        if record["game"] == 2 and not (marker and os.path.exists(marker)):
+            if marker:
+                open(marker, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return record["game"] * 10
+
+    records = [{"game": game} for game in (1, 2, 3)]
+    review_games(review, records, (sys.argv[1],), lambda r, result: print(r["game"], result), jobs=2)
+    """
+)
+
+
+def run_dying_review(tmp_path, marker: str) -> str:
+    script = tmp_path / "dying_review.py"
+    script.write_text(DYING_REVIEW)
+    done = subprocess.run(
+        [sys.executable, str(script), marker],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,  # a review that waits for ever for a dead worker's game fails here
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_game_whose_worker_is_killed_is_reviewed_again_on_a_fresh_one(tmp_path):
+    assert run_dying_review(tmp_path, str(tmp_path / "killed")) == "1 10\n2 20\n3 30\n"
+    assert (tmp_path / "killed").exists()
+
+
+def test_a_game_whose_worker_is_killed_twice_is_handed_on_as_not_reviewed(tmp_path):
+    not_reviewed = "NotReviewed(reason='worker died twice (killed by signal 9)')"
+    assert run_dying_review(tmp_path, "") == f"1 10\n2 {not_reviewed}\n3 30\n"
+
+
+@pytest.mark.parametrize("command, verb", [("analyse", "analysed"), ("audit", "audited")])
+def test_a_game_not_reviewed_is_named_on_stderr_and_the_review_exits_1(small_games, monkeypatch, capsys, command, verb):
+    from agent.commands import analyse, audit, cli
+
+    def reviews_that_lose_game_2(function, records, arguments, finished, **options):
+        for record in records:
+            finished(
+                record,
+                NotReviewed("worker died twice (exit code 3)") if record["game"] == 2 else function(record, *arguments),
+            )
+
+    monkeypatch.setattr({"analyse": analyse, "audit": audit}[command], "review_games", reviews_that_lose_game_2)
+    assert cli.main([command, small_games, "--jobs", "2"]) == 1
+    out, err = capsys.readouterr()
+    assert f"fruit-rage {command}: game 2 not {verb}: worker died twice (exit code 3)" in err
+    assert "game 1" in out and "game 3" in out and "game 2" not in out
+
+
+def test_jobs_start_no_more_workers_than_there_are_games():
+    workers_seen = []
+
+    def finished(record, result):
+        workers_seen.append(len(multiprocessing.active_children()))
+
+    review_games(len, [{"game": 1}, {"game": 2}], (), finished, jobs=10**30)
+    assert 1 <= max(workers_seen) <= 2
+
+
+def test_a_review_killed_outright_leaves_no_worker_running(tmp_path):
+    process, workers = start_long_review(tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert len(workers) >= 2
+        process.kill()
+        process.wait()
+        _, alive = psutil.wait_procs(workers, timeout=15)
+        assert not alive
+    finally:
+        process.kill()
+        process.wait()
+        for worker in workers:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                worker.kill()

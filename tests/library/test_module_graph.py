@@ -1,8 +1,8 @@
 """The package's shape, as docs/architecture.md draws it: every import between the
 project's modules (those inside functions too; not those under `if TYPE_CHECKING:`, which
 only a type checker reads) goes down the picture's blocks, no two modules need each other,
-the Nim games import nothing from agent, and a competition move loads nothing above the
-move path."""
+no module inside agent imports the package face, the Nim games import nothing from agent,
+and a competition move loads nothing above the move path."""
 
 import ast
 import os
@@ -32,7 +32,17 @@ BLOCKS = [
     },
     {"library": ["agent.board", "agent.engine", "agent.players", "agent.baselines", "agent.evaluations"]},
     {"move": ["agent.move"]},
-    {"ground": ["agent", "agent._core", "agent.rules", "agent.gamefile", "agent.oscalls", "agent.cli_support"]},
+    {
+        "ground": [
+            "agent",
+            "agent._version",
+            "agent._core",
+            "agent.rules",
+            "agent.gamefile",
+            "agent.oscalls",
+            "agent.cli_support",
+        ]
+    },
 ]
 
 
@@ -123,6 +133,24 @@ def test_every_import_goes_down_the_picture(graph):
                 if other_unit != unit and other_block <= block:
                     wrong.append(f"{module} ({unit}) imports {name} ({other_unit})")
     assert not wrong, "\n".join(wrong)
+
+
+def test_no_module_inside_agent_imports_the_package_face(graph):
+    """`import agent` or `from agent import NAME` (not a submodule) from inside would make
+    a ring through agent/__init__.py, which names the public API of modules inside."""
+    wrong = sorted(module for module, imported in graph.items() if module.startswith("agent.") and "agent" in imported)
+    assert not wrong, wrong
+
+
+def test_an_import_of_a_name_of_the_face_counts_as_one_of_the_face_and_a_submodule_s_does_not(tmp_path):
+    source = tmp_path / "inside.py"
+    modules = {"agent": "", "agent.rules": "", "agent.inside": str(source)}
+    source.write_text("import agent\nfrom agent import rules\n")
+    assert imports_of("agent.inside", str(source), modules) == {"agent", "agent.rules"}
+    source.write_text("from agent import __version__\n")
+    assert imports_of("agent.inside", str(source), modules) == {"agent"}
+    source.write_text("from agent import rules\nimport agent.rules\n")
+    assert imports_of("agent.inside", str(source), modules) == {"agent.rules"}
 
 
 def test_the_nim_games_import_nothing_from_agent(graph):

@@ -33,9 +33,9 @@ from agent.web.app import (
     create_app,
 )
 from agent.web.bodies import BODY_SECONDS
+from agent.web.client_turns import ClientTurns
 from agent.web.http_server import ANSWERED_BODY_SECONDS, HEAD_SECONDS
 from agent.web.thinking import WorkerPool
-from agent.web.turns import ClientTurns
 
 GAME = {"size": 4, "types": 3, "opponent": "greedy", "seed": 11}
 OWN_ORIGIN = "http://testserver"  # the origin TestClient's requests come to

@@ -1,5 +1,6 @@
-"""The thinking pool's workers end with the server, even one killed outright (SIGKILL):
-they are not left running, re-parented to PID 1."""
+"""The page's workers (the thinking pool's, and an analysis's process of its own) end
+with the server, even one killed outright (SIGKILL): they are not left running,
+re-parented to PID 1."""
 
 from __future__ import annotations
 
@@ -29,15 +30,29 @@ SERVER = textwrap.dedent(
 )
 
 
-def test_a_killed_server_s_pool_workers_end_with_it():
-    server = subprocess.Popen(
-        [sys.executable, "-c", SERVER], cwd=PROJECT_ROOT, stdout=subprocess.PIPE, text=True, stderr=subprocess.DEVNULL
-    )
+# A server's analysis in a process of its own: says so once it runs, then waits to be killed.
+ANALYSING_SERVER = textwrap.dedent(
+    """
+    import asyncio, time
+    from agent.web.jobs import run_in_own_process
+
+    def analysis(send):
+        send("ready")
+        time.sleep(120)
+
+    if __name__ == "__main__":
+        asyncio.run(run_in_own_process(analysis, (), on_message=lambda message: print(message, flush=True)))
+    """
+)
+
+
+def assert_its_workers_end_with_it(server: subprocess.Popen, least: int) -> None:
+    """Once the server says "ready": it is killed, and every process it started ends."""
     workers = []
     try:
         assert server.stdout.readline() == "ready\n"
-        workers = children(server.pid)  # the two workers and the resource tracker
-        assert len(workers) >= 2
+        workers = children(server.pid)  # the workers, and the resource tracker
+        assert len(workers) >= least
         server.kill()
         server.wait()
         for _ in range(100):
@@ -51,3 +66,24 @@ def test_a_killed_server_s_pool_workers_end_with_it():
         for pid in workers:
             if alive(pid):
                 os.kill(pid, 9)
+
+
+def test_a_killed_server_s_pool_workers_end_with_it():
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER], cwd=PROJECT_ROOT, stdout=subprocess.PIPE, text=True, stderr=subprocess.DEVNULL
+    )
+    assert_its_workers_end_with_it(server, 2)
+
+
+def test_a_killed_server_s_analysis_process_ends_with_it(tmp_path):
+    script = tmp_path / "analysing_server.py"
+    script.write_text(ANALYSING_SERVER)
+    server = subprocess.Popen(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        stdout=subprocess.PIPE,
+        text=True,
+        stderr=subprocess.DEVNULL,
+    )
+    assert_its_workers_end_with_it(server, 1)

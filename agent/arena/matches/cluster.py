@@ -69,7 +69,7 @@ def software_versions() -> dict:
     import dask
     import distributed
 
-    from agent import __version__
+    from agent._version import __version__
 
     return {
         "fruit-rage": f"{__version__} (source {source_digest()})",
@@ -362,8 +362,9 @@ class GameProcess:
         except (OSError, ValueError):  # its pipes closed by stop()
             answer = None
         if answer is None:
-            code = self.process.wait()
-            raise GameStopped(f"game {game}: its game process ended (exit code {code})")
+            from agent.arena.processes.workers import ended_how
+
+            raise GameStopped(f"game {game}: its game process ended ({ended_how(self.process.wait())})")
         played, value = pickle.loads(answer)
         if not played:
             raise value

@@ -1,5 +1,7 @@
-"""Agent specs: a built-in name, or any shell command that reads input.txt and writes
-output.txt in its current folder (the competition protocol)."""
+"""The program an agent name runs, and how: a built-in's command line, or any shell command
+that reads input.txt and writes output.txt in its current folder (the competition
+protocol). A player named on a command line (agent.arena.player_specs) that is a program
+runs its AgentCommand."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from agent.move import launch
 
 
 @dataclass(frozen=True)
-class AgentSpec:
+class AgentCommand:
     label: str  # as given on the command line
     command: object  # an argument list (built-ins) or a shell command string
     shell: bool
@@ -25,18 +27,18 @@ class AgentSpec:
 
 
 @functools.lru_cache(maxsize=None)  # built and checked once, not for every game of a match
-def agent_spec(text: str) -> AgentSpec:
+def agent_command(text: str) -> AgentCommand:
     """ValueError when a command agent surely cannot run (see command_problem)."""
     if text == "ours":
         # The lean launch a competitor would use: start-up is charged to the clock.
         launch.compile_bytecode()
-        return AgentSpec(text, launch.move_command(), False, launch.move_environment())
+        return AgentCommand(text, launch.move_command(), False, launch.move_environment())
     if text in BASELINE_NAMES:
-        return AgentSpec(text, [sys.executable, "-m", "agent.baselines", text], False, _built_in_env())
+        return AgentCommand(text, [sys.executable, "-m", "agent.baselines", text], False, _built_in_env())
     problem = command_problem(text)
     if problem:
         raise ValueError(f"agent {text!r}: {problem}")
-    return AgentSpec(text, text, True)
+    return AgentCommand(text, text, True)
 
 
 BUILT_IN_NAMES = ("ours", *BASELINE_NAMES)  # this project's own programs

@@ -5,7 +5,16 @@ same for any number of jobs."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Optional
+
+
+@dataclass(frozen=True)
+class NotReviewed:
+    """A game's result when its review could not be done: its worker process died, and
+    died again when the game was reviewed once more."""
+
+    reason: str
 
 
 def review_games(
@@ -19,9 +28,9 @@ def review_games(
 ) -> None:
     """`function(record, *arguments)` for every record (a module-level function: it may
     run in another process or on another machine), handing `finished(record, result)`
-    each result in the records' order, as soon as those before it are in. Ctrl-C stops
-    the games running and raises KeyboardInterrupt; on a cluster, a ClusterError says
-    why it cannot run them."""
+    each result in the records' order, as soon as those before it are in; a NotReviewed
+    as the result of a game whose worker died twice. Ctrl-C stops the games running and
+    raises KeyboardInterrupt; on a cluster, a ClusterError says why it cannot run them."""
     if cluster is None and jobs <= 1:
         for record in records:
             finished(record, function(record, *arguments))
@@ -43,6 +52,16 @@ def review_games(
 
         run_on_cluster(cluster, calls, in_order)
     else:
-        from agent.arena.matches.process_pool import run_in_processes
+        from agent.arena.processes.workers import run_tasks
 
-        run_in_processes(calls, jobs, in_order)
+        run_tasks(calls, jobs, _review_one, lambda call, result: in_order(call[0], result), _not_reviewed)
+
+
+def _review_one(call: tuple, note):
+    """In a worker: one game's review."""
+    _, function, arguments = call
+    return function(*arguments)
+
+
+def _not_reviewed(call: tuple, end, notes: list) -> NotReviewed:
+    return NotReviewed(f"worker died twice ({end.how})")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import time
 
-from agent import __version__ as VERSION
+from agent._version import __version__ as VERSION
 from agent.arena.records.reading import (
     MATCH_FIELDS,
     OPTIONAL_MATCH_FIELDS,

@@ -1,0 +1,285 @@
+"""Worker processes, for the arena (a match's games, a review's) and the page: how one
+starts, how its parent stops it, and how its death is told.
+
+An arena worker runs the tasks it is handed one at a time. It has a session of its own:
+the signals sent to its parent's whole process group (Ctrl-C at a terminal, `timeout`)
+are the parent's to handle. The parent's SIGTERM unwinds the task it runs (Stopping),
+and the kernel's parent-death signal sends it that SIGTERM when the parent dies outright
+(SIGKILL), so that no worker plays on for nobody. The parent stops its workers with
+SIGTERM, repeated, then SIGKILL after a grace. A worker that ends before its task's
+result came has died: its task is run again once on a fresh worker, and when that one
+dies too, the task is lost, with how its process ended. A worker silent for longer than
+its task allows (a player stuck in one long C call, its timer signals blocked) is
+stopped, and its task lost at once."""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.connection
+import multiprocessing.util
+import os
+import signal
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Optional
+
+from agent.arena.processes.parent_death import end_with_parent
+from agent.arena.processes.stop_signals import (
+    INTERRUPTING,
+    STOP_SIGNALS,
+    Stopping,
+    ignore_signals,
+    raise_lost_stop,
+    signals_held,
+)
+
+# Seconds a worker has to end its task after SIGTERM before it is killed, and how often
+# the SIGTERM is sent again meanwhile (one may come before its handler is set).
+STOP_GRACE = 10.0
+SIGTERM_REPEAT = 0.5
+POLL = 0.2  # seconds between looks for a lost stop signal or a silent worker while tasks run
+SILENT_STOP_GRACE = 2.0  # seconds a worker stopped for its silence has to end before it is killed
+
+
+def process_context(*, spawn: bool = False):
+    """multiprocessing's context for workers: fork where there is one, so that a worker
+    starts at once with what its parent imported; spawn when asked (a fork of a process
+    running an event loop and threads, as the page's, may hang)."""
+    forks = not spawn and "fork" in multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if forks else "spawn")
+
+
+def ended_how(exit_code: int) -> str:
+    """How a process ended, from its exit code (negative: the signal that killed it)."""
+    return f"killed by signal {-exit_code}" if exit_code < 0 else f"exit code {exit_code}"
+
+
+@dataclass(frozen=True)
+class WorkerEnd:
+    """How a task's worker ended before the task did."""
+
+    how: str  # as ended_how says it: "exit code 3", "killed by signal 9"
+    silent: Optional[float] = None  # when its parent stopped it for its silence: the wall seconds it was silent
+
+
+def begin_page_worker(server: int, niceness: int = 0) -> None:
+    """In one of the page's workers, first: it ends with the server, even one killed
+    outright (nothing of its work is wanted then); at `niceness`, when above 0."""
+    end_with_parent(signal.SIGKILL, server)
+    if niceness:
+        os.nice(niceness)
+
+
+def stop_processes(processes: list, grace: float = STOP_GRACE) -> None:
+    """End these processes and wait for them: SIGTERM, sent again every SIGTERM_REPEAT
+    seconds, SIGKILL to those still there after `grace`."""
+    deadline = time.monotonic() + grace
+    running = [process for process in processes if process.exitcode is None]
+    while running:
+        late = time.monotonic() >= deadline
+        for process in running:
+            if late:
+                process.kill()
+            else:
+                process.terminate()
+        multiprocessing.connection.wait([process.sentinel for process in running], SIGTERM_REPEAT)
+        running = [process for process in running if process.exitcode is None]
+
+
+class Worker:
+    """An arena worker process, and what it has told of the task it runs: notes on the
+    way, then the task's result."""
+
+    def __init__(self, context, serve: Callable, at_exit: Optional[Callable]):
+        self.task: Optional[tuple[int, Any]] = None  # (number in the run, task)
+        self.notes: list = []  # what the task told so far
+        self.heard = 0.0  # when it last sent word of its task (time.monotonic)
+        self.done = False
+        self.result: Any = None
+        self.results, results = context.Pipe(duplex=False)
+        tasks, self.tasks = context.Pipe(duplex=False)
+        self.process = context.Process(target=_serve, args=(tasks, results, os.getpid(), serve, at_exit))
+        with signals_held():  # a stop then comes after the fork, to the handlers _serve sets
+            self.process.start()
+        tasks.close()
+        results.close()
+
+    def hand(self, task: tuple[int, Any]) -> None:
+        self.task, self.notes, self.done, self.result = task, [], False, None
+        self.heard = time.monotonic()
+        try:
+            self.tasks.send(task[1])
+        except OSError:  # it died while idle: seen as a death in this task
+            pass
+
+    @property
+    def waits_on(self) -> tuple:
+        return self.results, self.process.sentinel
+
+    def read(self) -> None:
+        """Take in what the process has sent; the task's exception when it raised one."""
+        try:
+            while self.results.poll():
+                kind, value = self.results.recv()
+                if kind == "error":
+                    raise value
+                if kind == "done":
+                    self.done, self.result = True, value
+                else:
+                    self.notes.append(value)
+                    self.heard = time.monotonic()
+        except (EOFError, OSError):
+            pass  # the process has ended: its sentinel says so
+
+    def died(self) -> bool:
+        """Whether it ended before its task's result came. What it sent between the last
+        read and its end is read first, so a result it sent counts."""
+        if not self.done and self.process.exitcode is not None:
+            self.read()
+        return not self.done and self.process.exitcode is not None
+
+    def close(self) -> None:
+        """End the process once its task is over (at once if it is idle) and wait for it.
+        Told so, not left to see its task pipe close: the workers forked after it hold
+        that pipe's other end too."""
+        try:
+            self.tasks.send(None)
+        except OSError:  # it is gone
+            pass
+        self.tasks.close()
+        self.results.close()
+        self.process.join()
+
+
+def run_tasks(
+    tasks: Iterable,
+    jobs: int,
+    serve: Callable,
+    finished: Callable,
+    lost: Callable,
+    at_exit: Optional[Callable] = None,
+    patience: Optional[Callable] = None,
+) -> None:
+    """Run `tasks`, each in a worker process, `jobs` at a time. A worker starts when a
+    task is there for it, so there are never more workers than tasks. In a worker,
+    serve(task, note) gives the task's result; each note(value) it makes is kept for the
+    task. Each result goes to finished(task, result) as it comes, which returns False to
+    stop the run. A task whose worker dies is run again once, on a fresh worker; when that
+    one dies too, finished(task, lost(task, end, notes)): end (a WorkerEnd) says how its
+    process ended, notes are what the task told there. patience(task, notes), when given,
+    says how many wall seconds the task may now go without a note (None: no limit); a
+    worker silent for longer is stopped and its task lost at once, end.silent set. An
+    exception the task raised is raised here. at_exit(), when given, runs in each worker
+    as it exits. serve and at_exit go to each worker as it starts (pickled only where
+    processes are spawned, not forked), each task through a pipe: tasks must be picklable."""
+    from agent.arena.processes.leftovers import remove_leftovers  # here: the page's workers need none of it
+
+    context = process_context()
+    workers: list[Worker] = []
+    again: deque[tuple[int, Any]] = deque()  # tasks to run again, their first worker having died
+    lost_once: set[int] = set()
+    numbered = enumerate(tasks)
+    try:
+        while True:
+            idle = [worker for worker in workers if worker.task is None]
+            while idle or len(workers) < jobs:
+                task = again.popleft() if again else next(numbered, None)
+                if task is None:
+                    break
+                if idle:
+                    worker = idle.pop()
+                else:
+                    worker = Worker(context, serve, at_exit)
+                    workers.append(worker)
+                worker.hand(task)
+            busy = [worker for worker in workers if worker.task is not None]
+            if not busy:
+                break
+            multiprocessing.connection.wait([handle for worker in busy for handle in worker.waits_on], POLL)
+            raise_lost_stop()
+            for worker in busy:
+                assert worker.task is not None  # only a busy worker is watched
+                worker.read()
+                handed = worker.task
+                number, task = handed
+                silent = _silence_past_patience(worker, patience)
+                if silent is not None:
+                    stop_processes([worker.process], SILENT_STOP_GRACE)
+                if silent is not None or worker.died():
+                    workers.remove(worker)
+                    worker.close()
+                    remove_leftovers(worker.process.pid)  # what the task left: moves, folders
+                    if silent is None and number not in lost_once:
+                        lost_once.add(number)
+                        again.append(handed)
+                        continue
+                    result = lost(task, WorkerEnd(ended_how(worker.process.exitcode), silent), worker.notes)
+                elif worker.done:
+                    result, worker.task = worker.result, None
+                else:
+                    continue
+                if not finished(task, result):
+                    return
+        while workers:  # every task done: each worker told to end
+            workers.pop().close()
+    finally:
+        stop_processes([worker.process for worker in workers])
+        for worker in workers:
+            worker.close()
+
+
+def _silence_past_patience(worker: Worker, patience: Optional[Callable]) -> Optional[float]:
+    """The wall seconds `worker` has been silent when that is longer than its task may be."""
+    if patience is None or worker.task is None or worker.done or worker.process.exitcode is not None:
+        return None
+    limit = patience(worker.task[1], worker.notes)
+    silent = time.monotonic() - worker.heard
+    return silent if limit is not None and silent > limit else None
+
+
+def _serve(tasks, results, parent: int, serve: Callable, at_exit: Optional[Callable]) -> None:
+    """In a worker: run each task handed in on `tasks`, sending its notes and its result
+    (or the exception it raised) on `results`, until told None. The process starts with
+    the stop signals blocked (see Worker): one that comes before the handlers are set
+    waits for them."""
+    os.setsid()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in STOP_SIGNALS:
+        signal.signal(number, _stop_task)
+    if at_exit is not None:
+        multiprocessing.util.Finalize(None, at_exit, exitpriority=0)
+    end_with_parent(signal.SIGTERM, parent)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTING)
+    while True:
+        try:
+            task = tasks.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        try:
+            result = serve(task, lambda value: results.send(("note", value)))
+        except Exception as error:  # the parent raises it: a fault of the run, not of a task's player
+            results.send(("error", _sendable(error)))
+            return
+        results.send(("done", result))
+
+
+def _stop_task(signum, frame) -> None:
+    """The parent's stop: the task unwinds (its moves killed, their folders removed as the
+    process exits). The handler cleans nothing itself: it may have cut into code that
+    holds a runner's lock."""
+    ignore_signals(STOP_SIGNALS)  # a second one would break off the unwinding
+    raise Stopping(128 + signum)
+
+
+def _sendable(error: Exception) -> Exception:
+    """`error`, or when it cannot be pickled, a RuntimeError that says what it was."""
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:  # noqa: BLE001 - whatever stops it from crossing, its text can
+        return RuntimeError(f"{type(error).__name__}: {error}")
+    return error
