@@ -42,7 +42,8 @@ def left_by_gone_referee(tag: str, referee: Optional[int] = None) -> bool:
         return False
     if referee is not None:
         return int(pid) == referee
-    return start_time(int(pid)) != int(started)
+    # a start time of 0: its referee could not read its own (no /proc), nor can we judge it
+    return int(started) != 0 and start_time(int(pid)) != int(started)
 
 
 def start_time(pid: int) -> Optional[int]:
