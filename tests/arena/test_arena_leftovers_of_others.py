@@ -50,9 +50,11 @@ def wait_until(condition, what: str) -> None:
         time.sleep(0.05)
 
 
-def move_cgroups() -> list:
+def move_cgroups(referee: int) -> list:
+    """The cgroups of `referee`'s moves (other tests' referees may run beside it)."""
     parent = own_cgroup_folder()
-    return [] if parent is None else sorted(name for name in os.listdir(parent) if name.startswith(MOVE_CGROUP_PREFIX))
+    prefix = f"{MOVE_CGROUP_PREFIX}{referee}-"
+    return [] if parent is None else sorted(name for name in os.listdir(parent) if name.startswith(prefix))
 
 
 def other_pid_namespace() -> list:
@@ -88,13 +90,13 @@ def test_a_sweep_from_another_pid_namespace_leaves_a_running_match_alone(tmp_pat
     )
     try:
         wait_until(lambda: marker.exists() or referee.poll() is not None, "the agent's first move")
-        folders, cgroups = sorted(os.listdir(temporary)), move_cgroups()
+        folders, cgroups = sorted(os.listdir(temporary)), move_cgroups(referee.pid)
         assert [name for name in folders if name.startswith(MATCH_FOLDER_PREFIX)], folders
         swept = subprocess.run(
             [*namespace, sys.executable, "-c", SWEEP], cwd=PROJECT_ROOT, env=env, capture_output=True, timeout=60
         )
         assert swept.returncode == 0, swept.stderr
-        assert (sorted(os.listdir(temporary)), move_cgroups()) == (folders, cgroups)
+        assert (sorted(os.listdir(temporary)), move_cgroups(referee.pid)) == (folders, cgroups)
         release.touch()
         _, stderr = referee.communicate(timeout=WAIT_SECONDS)
     finally:
