@@ -194,9 +194,10 @@ def _connection_args(address: str) -> dict:
     try:
         backend.get_connector()
     except Exception as error:  # noqa: BLE001 - a backend is a plug-in: any failure means it cannot serve
+        reason = str(error).partition("\n")[0]
         raise ClusterUnreachable(
             f"{address}: this installation of Dask cannot connect over {scheme}:// "
-            f"({type(error).__name__}: {str(error).partition(chr(10))[0]}); use a tcp:// address"
+            f"({type(error).__name__}: {reason}); use a tcp:// address"
         ) from None
     connection = Security().get_connection_args("client")
     if scheme == "tls" and connection["ssl_context"] is None:

@@ -225,9 +225,9 @@ class CgroupMove(RunningMove):
             pass
 
     def finish(self) -> MoveEnd:
-        """How the move ended. A cgroup removed while the move ran (by a process not ours:
-        the cgroup.kill of its files ended the move too) loses the move, charged its own
-        process's CPU, the rest being unknown; the match goes on."""
+        """How the move ended. A cgroup removed while the move ran (by another referee's
+        sweep, which killed the move with it) loses the move, charged its own process's
+        CPU, the rest being unknown; the match goes on."""
         try:
             _, status, usage = _reap(self.process.pid, self.kill)
         finally:
