@@ -1,8 +1,8 @@
 """input.txt / output.txt: parse strictly where harm could come, liberally where none can.
 
-Liberal: CRLF line ends, trailing spaces, a missing final newline, blank lines after the
-board, fruit digits >= p, a UTF-8 byte order mark. Everything else raises InputError with
-the line it is about.
+Liberal: CRLF and CR-only line ends, trailing spaces, a missing final newline, blank
+lines after the board, fruit digits >= p, a UTF-8 byte order mark. Everything else raises
+InputError with the line it is about.
 """
 
 from agent.cli_support import file_kind, is_regular_file, without_bom
@@ -95,13 +95,21 @@ def _plain_number(text: str) -> bool:
     return text.isascii() and "_" not in text
 
 
+def _refuse_plus_sign(text: str, line_no: int, what: str) -> None:
+    """A count or a clock is written in digits: the format forgives no sign, and a
+    leading '+' is in no referee's output, whatever int() and float() take."""
+    if text.startswith("+"):
+        raise _line_error(line_no, f"{what} must be written without a '+' sign, got {_shown(text)}")
+
+
 def _parse_int(text: str, line_no: int, what: str) -> int:
     text = text.strip()
+    _refuse_plus_sign(text, line_no, what)
     try:
         if _plain_number(text):
             return int(text)
     except ValueError:
-        unsigned = text[1:] if text[:1] in ("+", "-") else text
+        unsigned = text[1:] if text[:1] == "-" else text
         if unsigned.isdigit():  # more digits than int() converts
             raise _line_error(line_no, f"{what} is too large: {_shown(text)}") from None
     raise _line_error(line_no, f"{what} must be an integer, got {_shown(text)}")
@@ -109,6 +117,7 @@ def _parse_int(text: str, line_no: int, what: str) -> int:
 
 def _parse_time(text: str) -> float:
     text = text.strip()
+    _refuse_plus_sign(text, 3, "remaining time")
     try:
         value = float(text) if _plain_number(text) else None
     except ValueError:

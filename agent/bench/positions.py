@@ -66,10 +66,11 @@ def read_sets(path: Optional[str] = None) -> list:
     if not isinstance(content, dict) or not isinstance(content.get("sets"), list) or not content["sets"]:
         raise ValueError(f"{shown}: needs an object whose `sets` is a list of one set or more")
     sets = [_bench_set(entry, f"{shown}: set {number}") for number, entry in enumerate(content["sets"], 1)]
-    names = [bench_set.name for bench_set in sets]
-    twice = next((name for name in names if names.count(name) > 1), None)
-    if twice is not None:
-        raise ValueError(f"{shown}: two sets are named {twice!r}")
+    named: set[str] = set()
+    for bench_set in sets:
+        if bench_set.name in named:
+            raise ValueError(f"{shown}: two sets are named {bench_set.name!r}")
+        named.add(bench_set.name)
     return sets
 
 

@@ -8,6 +8,7 @@ limit both searches are the same on any machine, and so are their node counts.""
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -57,9 +58,20 @@ class SetResult:
 
     @property
     def ratio(self) -> Optional[float]:
-        """Our CPU over the reference's for the set: 2.0 is twice as slow."""
+        """Our CPU over the reference's for the set: 2.0 is twice as slow; None when there
+        is none (ratio_note says why)."""
         reference = self.bench_set.reference_cpu_s_total
-        return self.cpu_s / reference if reference else None
+        return None if self.ratio_note else self.cpu_s / reference
+
+    @property
+    def ratio_note(self) -> str:
+        """Why the set has no ratio to the reference, or "" when it has one."""
+        reference = self.bench_set.reference_cpu_s_total
+        if reference is None:
+            return "the positions file gives no reference time"
+        if not reference or not math.isfinite(self.cpu_s / reference):
+            return f"the reference time, {reference:g} s, is too small to divide by"
+        return ""
 
     @property
     def failures(self) -> list:

@@ -125,6 +125,7 @@ def to_dict(results: list) -> dict:
                 "nodes_per_s": result.nodes_per_s,
                 "reference_cpu_s": result.bench_set.reference_cpu_s_total,
                 "ratio": result.ratio,
+                "ratio_note": result.ratio_note,
                 "results": [
                     {
                         "position": position.number,

@@ -48,8 +48,12 @@ MAX_REPLAYS_PER_CLIENT = 10
 REPLAY_BYTES = 64 * 2**20
 REPLAY_SHARE = 4  # one address keeps at most 1/REPLAY_SHARE of REPLAY_BYTES
 RECORDS_SECONDS = 120.0  # wall seconds allowed for checking a file of records
-# Files of records being received or checked at once, one an address; more are refused.
+# Files of records being checked at once, one an address; more are refused.
 RECORD_FILES_AT_ONCE = 4
+# Bytes of uploaded files being received, in all and for one address (a file's worth): a
+# body counts what it has sent, so one that trickles in keeps no other upload waiting.
+RECEIVING_BYTES = RECORD_FILES_AT_ONCE * replays.MAX_RECORDS_BYTES
+RECEIVING_SHARE = replays.MAX_RECORDS_BYTES
 RECORDS_NICENESS = 19  # the records' worker yields the processors to the agents' thinking
 LIMITS: dict[str, tuple[Any, Any]] = {
     "size": (1, library.MAX_SIZE),
@@ -121,7 +125,8 @@ class Server:
         self.pool: WorkerPool | None = None  # the agents' thinking
         self.records_pool: WorkerPool | None = None  # checking files of records
         self.record_files: asyncio.Semaphore | None = None  # made on the server's event loop
-        self.record_file_senders: set[str] = set()  # the addresses of the files being received or checked
+        self.record_file_senders: set[str] = set()  # the addresses of the files being checked
+        self.receiving = bodies.BodyBytes(RECEIVING_BYTES, RECEIVING_SHARE)
         self.analyses = Analyses(max(1, workers // 2), ANALYSES_WAITING, ANALYSES_PER_CLIENT, ANALYSES_KEPT)
 
     def _game_idle_seconds(self, session: Session) -> float:
@@ -292,16 +297,25 @@ class Server:
             raise HTTPException(404, f"{name}: {(error.strerror or str(error)).lower()}") from None
 
     async def upload_records(self, request: Request):
+        """The file is received before it takes a turn to be checked: a sender that
+        stalls holds the bytes it sent, not the turn of the other clients of its address."""
         client = _client_address(request)
-        async with self._record_file_turn(client):
-            return await self._open_records(
-                await bodies.read_body(request, replays.MAX_RECORDS_BYTES), "the uploaded file", client
-            )
+        with self.receiving.holder(client) as take:
+            try:
+                data = await bodies.read_body(request, replays.MAX_RECORDS_BYTES, take=take)
+            except bodies.NoRoom:
+                raise _retry_later(
+                    503, "the server is receiving other files of records; try again in a moment", BUSY_RETRY_SECONDS
+                ) from None
+            async with self._record_file_turn(client):
+                opening = self._open_records(data, "the uploaded file", client)
+                del data  # the check alone holds it: a refusal's traceback keeps this frame a while
+                return await opening
 
     @contextlib.asynccontextmanager
     async def _record_file_turn(self, client: str):
-        """One of the few places for a file of records in memory, one an address; 503 when
-        all are taken or the address has one."""
+        """One of the few places for a file of records being checked, one an address; 503
+        when all are taken or the address has one."""
         assert self.record_files is not None  # made as the server starts
         if self.record_files.locked() or client in self.record_file_senders:
             raise _retry_later(

@@ -5,8 +5,8 @@ HTTPException whose detail tells the client what to fix."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-import math
 
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
@@ -17,26 +17,68 @@ JSON_BODY_LIMIT = 4096  # bytes: every JSON request here is a handful of fields
 BODY_SECONDS = 30.0
 
 
-async def read_body(request: Request, limit: int, seconds: float = BODY_SECONDS) -> bytes:
+class NoRoom(Exception):
+    """The bytes of bodies held for a client, or in all, are at their cap."""
+
+
+class BodyBytes:
+    """The bytes of request bodies held at once, counted as they arrive: at most `total`
+    in all and `share` for one client. A body that trickles in holds only what it has
+    sent, so it keeps nobody from sending, the other clients of its address included."""
+
+    def __init__(self, total: int, share: int):
+        self.total = total
+        self.share = share
+        self.held = 0
+        self.by_client: dict[str, int] = {}
+
+    @contextlib.contextmanager
+    def holder(self, client: str):
+        """A function that holds `size` more bytes for `client` (NoRoom past a cap); all
+        it held is given back on leaving."""
+        taken = 0
+
+        def take(size: int) -> None:
+            nonlocal taken
+            if self.held + size > self.total or self.by_client.get(client, 0) + size > self.share:
+                raise NoRoom(client)
+            self.held += size
+            self.by_client[client] = self.by_client.get(client, 0) + size
+            taken += size
+
+        try:
+            yield take
+        finally:
+            if taken:
+                self.held -= taken
+                self.by_client[client] -= taken
+                if not self.by_client[client]:
+                    del self.by_client[client]
+
+
+async def read_body(request: Request, limit: int, seconds: float = BODY_SECONDS, take=None) -> bytes:
     """The body, refused with 413 as soon as it passes `limit` bytes (whatever
-    Content-Length claims), with 408 when it is not all in within `seconds`."""
+    Content-Length claims), with 408 when it is not all in within `seconds`; each chunk
+    held by `take(size)` (a BodyBytes holder) as it comes, when given."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise HTTPException(413, f"the request body is larger than {limit} bytes")
     try:
-        return await asyncio.wait_for(_chunks_up_to(request, limit), seconds)
+        return await asyncio.wait_for(_chunks_up_to(request, limit, take), seconds)
     except asyncio.TimeoutError:
         raise HTTPException(408, f"the request body did not arrive within {seconds:g} seconds") from None
     except ClientDisconnect:
         raise HTTPException(400, "the client left before its request body was in") from None
 
 
-async def _chunks_up_to(request: Request, limit: int) -> bytes:
+async def _chunks_up_to(request: Request, limit: int, take) -> bytes:
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
             raise HTTPException(413, f"the request body is larger than {limit} bytes")
+        if take is not None:
+            take(len(chunk))
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -73,11 +115,9 @@ def number(body: dict, key: str, low: float, high: float, default: float) -> flo
     if key not in body:
         return default
     value = body[key]
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not (math.isfinite(value) and low < value <= high)
-    ):
+    # compared, not converted: a whole number of hundreds of digits is beyond a float, and
+    # not-a-number fails every comparison
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low < value <= high:
         raise HTTPException(400, f"{key!r} must be a number of seconds above {low:g} and up to {high:g}")
     return float(value)
 

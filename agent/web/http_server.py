@@ -1,6 +1,7 @@
 """uvicorn as `fruit-rage serve` runs it: on a socket bound here (so that a port in use is
 a message, not a log line), with deadlines on each request's head and on a body still
-coming after its answer, and telling whether Ctrl-C stopped it."""
+coming after its answer, believing proxy headers only from the proxies named, and
+telling whether Ctrl-C stopped it."""
 
 from __future__ import annotations
 
@@ -112,8 +113,19 @@ class Server(uvicorn.Server):
         super().handle_exit(sig, frame)
 
 
-def serve(app, listener: socket.socket) -> bool:
-    """Serve `app` on `listener` until a signal stops it; True when it was Ctrl-C."""
-    server = Server(uvicorn.Config(app, http=DeadlineProtocol, access_log=False, log_level="info"))
+def serve(app, listener: socket.socket, proxies: list | None = None) -> bool:
+    """Serve `app` on `listener` until a signal stops it; True when it was Ctrl-C. The
+    client is the connection's address: X-Forwarded-For and X-Forwarded-Proto are
+    believed only from the addresses and networks `proxies` names (uvicorn believes
+    them from loopback by default, where any local process can set them)."""
+    config = uvicorn.Config(
+        app,
+        http=DeadlineProtocol,
+        access_log=False,
+        log_level="info",
+        proxy_headers=proxies is not None,
+        forwarded_allow_ips=proxies,
+    )
+    server = Server(config)
     server.run(sockets=[listener])
     return server.interrupted

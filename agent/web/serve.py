@@ -1,5 +1,5 @@
-"""`fruit-rage serve [--host H] [--port P] [--records DIR]`: the browser page on
-http://H:P/ (127.0.0.1:8000 unless told otherwise)."""
+"""`fruit-rage serve [--host H] [--port P] [--forwarded-allow-ips ADDRS] [--records DIR]`:
+the browser page on http://H:P/ (127.0.0.1:8000 unless told otherwise)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,16 @@ def add_arguments(parser) -> None:
         type=number(int, 0, 65535),
         default=DEFAULT_PORT,
         help=f"TCP port, 0..65535 (default: {DEFAULT_PORT}; 0: any free port)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRS",
+        type=proxy_addresses,
+        default=None,
+        help="the addresses of your reverse proxies, comma-separated (IP addresses or "
+        "networks such as 10.0.0.0/8; * for any): their X-Forwarded-For and "
+        "X-Forwarded-Proto headers name the client. Without it no such header is "
+        "believed, from any address",
     )
     parser.add_argument(
         "--records",
@@ -82,8 +92,24 @@ def run(args) -> int:
         records_dir=args.records, allowed_hosts=LOOPBACK_NAMES + [_bracketed(args.host)] if loopback else None
     )
     with listener:
-        stopped_by_ctrl_c = http_server.serve(app, listener)
+        stopped_by_ctrl_c = http_server.serve(app, listener, proxies=args.forwarded_allow_ips)
     return interrupted("fruit-rage serve") if stopped_by_ctrl_c else 0
+
+
+def proxy_addresses(text: str) -> list:
+    """The addresses and networks of --forwarded-allow-ips, each checked: a name or a typo
+    would trust nobody, or not the proxy meant."""
+    items = [item.strip() for item in text.split(",")]
+    if items == ["*"]:
+        return items
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{item!r} is not an IP address or network (such as 10.0.0.0/8), nor * alone"
+            ) from None
+    return items
 
 
 def _cannot_listen(error: OSError, host: str, port: int) -> str:

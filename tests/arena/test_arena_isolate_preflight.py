@@ -15,8 +15,7 @@ from paths import PROJECT_ROOT
 def test_isolate_refuses_built_ins_whose_python_other_users_cannot_run(tmp_path):
     hidden = tmp_path / "hidden"
     hidden.mkdir(mode=0o700)  # as /root is: only we may enter it
-    python = hidden / "python3"
-    python.symlink_to(sys.executable)
+    python = hidden_python(hidden)
     done = subprocess.run(
         [str(python), "-m", "agent", "match", "greedy", "random", "--isolate", "--games", "2", "--size", "3"]
         + ["--out", str(tmp_path / "games.jsonl")],
@@ -30,3 +29,14 @@ def test_isolate_refuses_built_ins_whose_python_other_users_cannot_run(tmp_path)
     assert "with --isolate it runs as a user of its own, who cannot run this project's Python" in done.stderr
     assert "or leave out --isolate" in done.stderr and len(done.stderr.splitlines()) == 1
     assert not (tmp_path / "games.jsonl").exists()  # refused before the first game
+
+
+def hidden_python(hidden):
+    """This Python reached through `hidden`: its environment's folder linked there, so that
+    a virtual environment's interpreter still finds its pyvenv.cfg and packages beside it
+    (a link to the interpreter alone starts the base Python, without them)."""
+    environment = hidden / "environment"
+    environment.symlink_to(sys.prefix, target_is_directory=True)
+    inside = os.path.relpath(sys.executable, sys.prefix)
+    assert not inside.startswith(os.pardir), f"{sys.executable} is not in {sys.prefix}"
+    return environment / inside

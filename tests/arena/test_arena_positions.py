@@ -68,3 +68,17 @@ def test_positions_that_are_no_boards_are_refused(tmp_path, text, message):
     (tmp_path / "openings.txt").write_text(text)
     done = fruit_rage("match", "greedy", "random", "--positions", tmp_path / "openings.txt")
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_position_with_fruit_beyond_its_declared_types_is_played_and_its_records_replay(tmp_path):
+    """The competition reads digits at or above p; the match declares types enough for
+    them, so that its records are records the replay and the page take."""
+    (tmp_path / "opening.txt").write_text("2\n1\n5\n01\n12\n")
+    out = tmp_path / "games.jsonl"
+    played = fruit_rage(
+        "match", "greedy", "random", "--positions", tmp_path / "opening.txt", "--games", "2", "--out", out
+    )
+    assert played.returncode == 0, played.stderr
+    assert [json.loads(line)["types"] for line in out.read_text().splitlines()] == [3, 3]
+    replayed = fruit_rage("replay", out, "--game", "1", "--delay", "0")
+    assert replayed.returncode == 0, replayed.stderr

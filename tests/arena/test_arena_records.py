@@ -69,6 +69,11 @@ CORRUPTIONS = {
         f"its moves score A {GOOD[1]['scores']['A']} - B {GOOD[1]['scores']['B']}, not the "
         f"A {GOOD[1]['scores']['A'] + 100} - B {GOOD[1]['scores']['B']} recorded",
     ),
+    "fruit beyond its types": (
+        lambda r: r["board"].__setitem__(0, "9" + r["board"][0][1:]),
+        "board row 1 holds fruit 9, but the record's 'types' is 3 (fruit 0..2)",
+    ),
+    "no types": (_set("types", 0), "the record's 'types' is 0, not 1 or more"),
     "wrong winner": (_set("winner", LOSER), f"the record names {LOSER} winner, but {WINNER} won"),
     "no winner": (_set("winner", None), f"the record names no winner, but {WINNER} won"),
 }
@@ -168,24 +173,23 @@ def test_audit_of_a_game_lost_at_its_first_move_says_there_are_no_moves(tmp_path
 
 
 def test_counts_of_one_are_singular(tmp_path):
-    # A takes the pair of 2s (4 points), B and A then take a single each (1 point).
+    # One type: A takes the pair in column A (4 points), B the single in column C (1 point).
     record = {
         "game": 1,
         "seed": 1,
-        "size": 2,
+        "size": 3,
         "types": 1,
         "time": 10.0,
         "agents": {"A": "alpha", "B": "beta"},
         "first": "A",
-        "board": ["01", "22"],
+        "board": ["***", "0**", "0*0"],
         "moves": [
-            {"player": "A", "move": "A2", "cpu": 0.5, "points": 4},
-            {"player": "B", "move": "A2", "cpu": 0.5, "points": 1},
-            {"player": "A", "move": "B2", "cpu": 0.5, "points": 1},
+            {"player": "A", "move": "A3", "cpu": 0.5, "points": 4},
+            {"player": "B", "move": "C3", "cpu": 0.5, "points": 1},
         ],
-        "scores": {"A": 5, "B": 1},
+        "scores": {"A": 4, "B": 1},
         "winner": "A",
-        "reason": "score 5 to 1",
+        "reason": "score 4 to 1",
         "fault": None,
     }
     faulted = random_game_record(6, 4, 3, fault_at=1)

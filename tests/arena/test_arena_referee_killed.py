@@ -16,6 +16,7 @@ from containment_helpers import CONTAINMENTS
 from paths import PROJECT_ROOT
 
 from agent.arena.processes.leftovers import remove_leftovers, watch
+from agent.arena.processes.referee_tags import own_tag
 
 # Says it runs (the marker file), then spins, and so does a child in a session of its own.
 SPINNER = textwrap.dedent(
@@ -92,32 +93,51 @@ def test_under_either_containment_a_killed_referee_s_move_dies_and_its_folder_go
 
 
 def test_a_sweep_removes_the_match_folders_of_referees_gone_and_no_others(tmp_path, monkeypatch):
+    """Gone: no process has the tag's pid and start time in this boot and PID namespace.
+    What another namespace or boot left, or a name with a pid alone, cannot be judged."""
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr("tempfile.tempdir", None)  # read TMPDIR again
-    gone_pid = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    dead = tmp_path / f"fruit-rage-match-{int(gone_pid.stdout)}-abc"
-    (dead / "A" / "move-1").mkdir(parents=True)
-    (dead / "A" / "move-1" / "input.txt").write_text("3\n")
-    alive = tmp_path / f"fruit-rage-match-{os.getpid()}-def"
-    alive.mkdir()
-    other = tmp_path / "fruit-rage-match-notapid"
-    other.mkdir()
+    gone_tag = tag_of_a_gone_process()
+    pid, boot, namespace, started = gone_tag.split("-")
+    other_boot = "0" * 8 if boot != "0" * 8 else "1" * 8
+    mine = own_tag().split("-")
+    gone = [f"fruit-rage-match-{gone_tag}-abc", f"fruit-rage-match-{'-'.join(mine[:3])}-{int(mine[3]) + 1}-pidreused"]
+    kept = [
+        f"fruit-rage-match-{own_tag()}-alive",
+        f"fruit-rage-match-{pid}-{boot}-{int(namespace) + 1}-{started}-namespace",
+        f"fruit-rage-match-{pid}-{other_boot}-{namespace}-{started}-boot",
+        f"fruit-rage-match-{pid}-pidalone",
+        "fruit-rage-match-notapid",
+    ]
+    (tmp_path / gone[0] / "A" / "move-1").mkdir(parents=True)
+    (tmp_path / gone[0] / "A" / "move-1" / "input.txt").write_text("3\n")
+    for name in gone[1:] + kept:
+        (tmp_path / name).mkdir()
     remove_leftovers()
-    assert sorted(os.listdir(tmp_path)) == sorted([alive.name, other.name])
+    assert sorted(os.listdir(tmp_path)) == sorted(kept)
 
 
 def test_the_watcher_sweeps_the_folder_it_is_told_and_never_probes_for_one(tmp_path, monkeypatch):
     """Python finds the temporary folder by writing a probe file into it: a watcher doing
     that as its referee ended left a file there for an instant, beside the referee's own
     cleanup (a test that looked then found it)."""
-    gone_pid = int(
-        subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True).stdout
-    )
-    (tmp_path / f"fruit-rage-match-{gone_pid}-abc" / "A").mkdir(parents=True)
+    gone_tag = tag_of_a_gone_process()
+    (tmp_path / f"fruit-rage-match-{gone_tag}-abc" / "A").mkdir(parents=True)
 
     def probe():
         raise AssertionError("the watcher looked for the temporary folder")
 
     monkeypatch.setattr("tempfile.gettempdir", probe)
-    watch(gone_pid, str(tmp_path))
+    watch(int(gone_tag.split("-")[0]), str(tmp_path))
     assert os.listdir(tmp_path) == []
+
+
+def tag_of_a_gone_process() -> str:
+    """The tag of a process that ran here and ended."""
+    return subprocess.run(
+        [sys.executable, "-c", "from agent.arena.processes.referee_tags import own_tag; print(own_tag())"],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()

@@ -20,6 +20,7 @@ def test_parses_the_worked_example():
     "text",
     [
         GOOD.replace("\n", "\r\n"),  # CRLF
+        GOOD.replace("\n", "\r"),  # CR alone, as old Mac editors end lines
         GOOD.replace("\n", "  \n"),  # trailing spaces
         GOOD.rstrip("\n"),  # no final newline
         GOOD + "\n\n",  # blank lines after the board
@@ -27,6 +28,15 @@ def test_parses_the_worked_example():
 )
 def test_liberal_forms_parse_the_same(text):
     assert parse_input(text).grid == ("***", "*10", "000")
+
+
+def test_a_sign_is_refused_before_a_number_but_not_in_an_exponent():
+    """The format writes counts and clocks in digits; a clock printed with %g may carry an
+    exponent's sign (1e+02)."""
+    assert parse_input("2\n2\n1e+02\n00\n00\n").time_left == 100.0
+    for text, line in (("+2\n2\n1\n00\n00\n", 1), ("2\n+2\n1\n00\n00\n", 2), ("2\n2\n+1.5\n00\n00\n", 3)):
+        with pytest.raises(InputError, match=f"line {line}: .* must be written without a '\\+' sign, got '\\+"):
+            parse_input(text)
 
 
 def test_digits_at_or_above_p_are_accepted():

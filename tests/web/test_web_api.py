@@ -182,6 +182,8 @@ def test_a_random_first_mover_follows_the_seed(client):
         ({"clock": 0}, "'clock' must be a number of seconds above 0 and up to 300"),
         ({"agent_clock": 301}, "'agent_clock' must be a number of seconds"),
         ({"clock": "ten"}, "'clock' must be a number"),
+        ({"clock": 10**310}, "'clock' must be a number of seconds above 0 and up to 300"),  # beyond a float
+        ({"agent_clock": -(10**310)}, "'agent_clock' must be a number of seconds above 0"),
         ({"opponent": "human"}, "'opponent' must be one of: ours, greedy, random, minimax3"),
         ({"first": "me"}, "'first' must be one of: you, agent, random"),
         ({"seed": -1}, "'seed' must be a whole number from 0"),
@@ -198,6 +200,7 @@ def test_bad_game_settings_are_refused_with_a_message(client, body, fragment):
         (b"{not json", "not JSON"),
         (b"[1, 2]", "not a JSON object"),
         (b'{"clock": NaN}', "'clock' must be"),
+        (b'{"clock": 1e999}', "'clock' must be"),
         (b"\xff\xfe", "not JSON"),
         (b'"text"', "not a JSON object"),
         (b"[" * 2000 + b"]" * 2000, "not JSON"),
@@ -430,8 +433,9 @@ def test_a_record_as_match_writes_it_uploads_with_every_field():
         ({"types": 0}, "the uploaded file: game 5: the record's 'types' is 0, not 1..9"),
         ({"types": -3}, "the record's 'types' is -3, not 1..9"),
         ({"types": 10}, "the record's 'types' is 10, not 1..9"),
+        ({"types": 2}, "holds fruit 2, but the record's 'types' is 2 (fruit 0..1)"),
     ],
-    ids=["padding", "a third agent", "a long name", "no types", "negative types", "ten types"],
+    ids=["padding", "a third agent", "a long name", "no types", "negative types", "ten types", "too few types"],
 )
 def test_uploads_with_fields_no_record_has_or_no_fruit_types_are_refused(client, change, fragment):
     assert_error(

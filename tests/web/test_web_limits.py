@@ -17,6 +17,7 @@ from paths import PROJECT_ROOT
 from starlette.testclient import TestClient
 from web_helpers import long_game_record, records_file
 
+from agent.arena.matches.cluster import CONNECT_TIMEOUT
 from agent.web.app import (
     ANALYSES_PER_CLIENT,
     ANALYSES_WAITING,
@@ -28,11 +29,14 @@ from agent.web.app import (
     MAX_GAMES_PER_CLIENT,
     MAX_REPLAYS,
     MAX_REPLAYS_PER_CLIENT,
+    RECEIVING_BYTES,
+    RECEIVING_SHARE,
+    RECORD_FILES_AT_ONCE,
     REPLAY_BYTES,
     REPLAY_SHARE,
     create_app,
 )
-from agent.web.bodies import BODY_SECONDS
+from agent.web.bodies import BODY_SECONDS, BodyBytes, NoRoom
 from agent.web.client_turns import ClientTurns
 from agent.web.http_server import ANSWERED_BODY_SECONDS, HEAD_SECONDS
 from agent.web.thinking import WorkerPool
@@ -280,6 +284,20 @@ def read(path: str) -> str:
         return text.read()
 
 
+def test_bodies_being_received_hold_the_bytes_they_sent_up_to_a_share_and_a_total():
+    received = BodyBytes(total=10, share=6)
+    with received.holder("a") as first, received.holder("a") as second, received.holder("b") as other:
+        first(4)
+        second(2)
+        with pytest.raises(NoRoom):
+            second(1)  # past a's share
+        other(4)
+        with received.holder("c") as third, pytest.raises(NoRoom):
+            third(1)  # past the total
+        assert (received.held, received.by_client) == (10, {"a": 6, "b": 4})
+    assert (received.held, received.by_client) == (0, {})
+
+
 def test_the_security_doc_states_the_limits_the_server_keeps():
     text = " ".join(read("docs/security.md").split())
     assert f"| Games | {MAX_GAMES_PER_CLIENT} | {MAX_GAMES} |" in text
@@ -290,6 +308,11 @@ def test_the_security_doc_states_the_limits_the_server_keeps():
     assert f"(Retry-After: {GAMES_RETRY_SECONDS})" in text and f"(Retry-After: {BUSY_RETRY_SECONDS})" in text
     assert f"still unread {ANSWERED_BODY_SECONDS:g} seconds after its answer" in text
     assert f"within {HEAD_SECONDS:g} seconds" in text and f"within {BODY_SECONDS:g} seconds" in text
+    receiving = f"| {RECEIVING_SHARE // 2**20} MB | {RECEIVING_BYTES // 2**20} MB |"
+    assert f"| Bytes of uploaded files being received {receiving}" in text
+    assert f"| Files of records being checked | 1 | {RECORD_FILES_AT_ONCE} |" in text
+    assert "unless `serve --forwarded-allow-ips ADDRS` names the reverse proxies" in text
+    assert f"must answer within {CONNECT_TIMEOUT:g} seconds, the connection and Dask's handshake together" in text
     assert "[security.md](security.md)" in read("docs/contract.md")
     serve_row = next(line for line in read("README.md").splitlines() if "`fruit-rage serve [" in line)
     assert "Origin check" in serve_row and "caps for each client" in serve_row

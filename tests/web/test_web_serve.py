@@ -133,8 +133,8 @@ def served_app(monkeypatch, host: str):
         return socket.create_server(("127.0.0.1", port))
 
     monkeypatch.setattr(http_server, "listening_socket", listening_socket)
-    monkeypatch.setattr(http_server, "serve", lambda app, listener: told.update(app=app))
-    assert serve.run(argparse.Namespace(host=host, port=0, records=None)) == 0
+    monkeypatch.setattr(http_server, "serve", lambda app, listener, proxies: told.update(app=app))
+    assert serve.run(argparse.Namespace(host=host, port=0, records=None, forwarded_allow_ips=None)) == 0
     return told["app"], told
 
 
@@ -151,7 +151,7 @@ def test_an_address_that_cannot_be_listened_on_is_not_warned_of(monkeypatch, cap
         raise OSError(errno.EADDRNOTAVAIL, os.strerror(errno.EADDRNOTAVAIL))
 
     monkeypatch.setattr(http_server, "listening_socket", listening_socket)
-    assert serve.run(argparse.Namespace(host="192.0.2.1", port=0, records=None)) == 2
+    assert serve.run(argparse.Namespace(host="192.0.2.1", port=0, records=None, forwarded_allow_ips=None)) == 2
     assert capsys.readouterr().err == (
         "fruit-rage serve: cannot listen on 192.0.2.1 port 0: cannot assign requested address\n"
     )

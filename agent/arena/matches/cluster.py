@@ -147,26 +147,65 @@ def connect(address: str, versions: dict, timeout: float = CONNECT_TIMEOUT):
 
 
 def _reach(address: str, timeout: float) -> None:
-    """ClusterUnreachable unless a scheduler answers at `address`. Tried before a Client
-    is made: a Client that fails to connect spends seconds more closing itself when it is
-    collected, and prints a traceback."""
+    """ClusterUnreachable unless a scheduler answers at `address` within `timeout` seconds,
+    its handshake included: Dask waits for that without end, on a port that took the
+    connection and says nothing. Tried before a Client is made: a Client that fails to
+    connect spends seconds more closing itself when it is collected, and prints a
+    traceback."""
     import asyncio
 
     from distributed.comm import connect as open_comm
 
+    connection = _connection_args(address)
+
     async def knock():
-        comm = await open_comm(address, timeout=timeout)
+        comm = await open_comm(address, timeout=timeout, **connection)
         await comm.close()
 
     try:
-        asyncio.run(knock())
+        asyncio.run(asyncio.wait_for(knock(), timeout))
     except ValueError as error:
         raise ClusterUnreachable(f"{address!r} is not a Dask scheduler address: {error}") from None
-    except OSError as error:
+    except OSError as error:  # a TimeoutError too
         why = str(error)
-        if why.startswith("Timed out"):
+        if isinstance(error, TimeoutError) or why.startswith("Timed out"):
             why = "is `dask scheduler` running there, with its port open to this machine?"
         raise ClusterUnreachable(f"no Dask scheduler answers at {address} within {timeout:g} s: {why}") from None
+    except Exception as error:  # noqa: BLE001 - Dask read the answer as its own: any failure is the answer's
+        raise ClusterUnreachable(
+            f"what answers at {address} is not a Dask scheduler ({type(error).__name__} reading its answer)"
+        ) from None
+
+
+def _connection_args(address: str) -> dict:
+    """The arguments of a connection to `address` as a Client makes it (TLS as Dask's
+    configuration sets it up); ClusterUnreachable, before any connection, for an address
+    not of Dask's, a tls:// address without that configuration, or a scheme whose Dask
+    backend cannot run here (ucx:// without its package)."""
+    from distributed.comm import registry
+    from distributed.comm.addressing import parse_address
+    from distributed.security import Security
+
+    try:
+        scheme = parse_address(address)[0]
+        backend = registry.get_backend(scheme)
+    except ValueError as error:
+        raise ClusterUnreachable(f"{address!r} is not a Dask scheduler address: {error}") from None
+    try:
+        backend.get_connector()
+    except Exception as error:  # noqa: BLE001 - a backend is a plug-in: any failure means it cannot serve
+        reason = str(error).partition("\n")[0]
+        raise ClusterUnreachable(
+            f"{address}: this installation of Dask cannot connect over {scheme}:// "
+            f"({type(error).__name__}: {reason}); use a tcp:// address"
+        ) from None
+    connection = Security().get_connection_args("client")
+    if scheme == "tls" and connection["ssl_context"] is None:
+        raise ClusterUnreachable(
+            f"{address}: a tls:// scheduler needs this client's certificates in Dask's configuration "
+            f"(distributed.comm.tls.ca-file, client.cert and client.key); or use a tcp:// address"
+        )
+    return connection
 
 
 def check_workers(client, address: str, here: dict) -> None:

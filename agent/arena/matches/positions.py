@@ -65,5 +65,7 @@ def _positions_in(path: str) -> list:
             game = parse_input("\n".join(block) + "\n")
         except InputError as error:
             raise ValueError(f"{path}: position {len(boards) + 1} (from line {start + 1}): {error}") from None
-        boards.append(Board(game.grid, game.types))
+        # a fruit at or above the declared p is read, as in a competition; the match then
+        # declares types enough for it, in its programs' inputs and in its records
+        boards.append(Board(game.grid, max(game.types, Board(game.grid).types)))
         start += len(block)

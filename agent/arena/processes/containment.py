@@ -13,6 +13,7 @@ that started it."""
 
 from __future__ import annotations
 
+import errno
 import functools
 import itertools
 import json
@@ -28,6 +29,7 @@ import time
 from dataclasses import dataclass
 from typing import IO, Any, Optional, Union
 
+from agent.arena.processes.referee_tags import TAG, left_by_gone_referee, own_tag
 from agent.arena.processes.stop_signals import stop_signals_deferred
 
 CGROUP = "cgroup"
@@ -39,6 +41,7 @@ LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "move_launch
 # before it is held, and the shell's own start-up is not charged to it.
 _GATE = 'echo; read -r _ || exit 1; exec "$@" </dev/null >/dev/null'
 EMPTYING_LIMIT = 10.0  # seconds for killed processes to go (one in the kernel may lag)
+CGROUP_VANISHED = "its cgroup was removed while it ran, by a process other than the referee"
 
 
 class ContainmentFailed(Exception):
@@ -126,16 +129,18 @@ class RunningMove:
         raise NotImplementedError
 
 
-_MOVE_CGROUP = re.compile(r"fruit-rage-move-(\d+)-\d+")  # the referee's pid, the move's number
+MOVE_CGROUP_PREFIX = "fruit-rage-move-"  # then the referee's tag and the move's number
+_MOVE_CGROUP = re.compile(rf"{MOVE_CGROUP_PREFIX}({TAG})-\d+")
 
 
 def end_orphaned_cgroups(parent: str, referee: Optional[int] = None) -> None:
     """Kill and remove the moves' cgroups whose referee is gone (`referee`'s only, when
     given, gone or not): killed outright (SIGKILL), it could not end its moves, which
-    would otherwise run on."""
+    would otherwise run on. Those of referees this process cannot judge (another PID
+    namespace's) are left alone."""
     for name in os.listdir(parent):
         match = _MOVE_CGROUP.fullmatch(name)
-        if match is None or not orphaned(int(match.group(1)), referee):
+        if match is None or not left_by_gone_referee(match.group(1), referee):
             continue
         folder = os.path.join(parent, name)
         try:
@@ -146,23 +151,6 @@ def end_orphaned_cgroups(parent: str, referee: Optional[int] = None) -> None:
             if _remove_cgroup(folder):
                 break
             time.sleep(0.01)
-
-
-def orphaned(owner: int, referee: Optional[int]) -> bool:
-    """Whether what referee `owner` made is to be removed: it is `referee`, or when that is
-    None, it no longer runs."""
-    return owner == referee if referee is not None else not process_alive(owner)
-
-
-def process_alive(pid: int) -> bool:
-    """Whether process `pid` exists (a zombie too), ours or not."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's
-        pass
-    return True
 
 
 class CgroupContainment:
@@ -176,7 +164,7 @@ class CgroupContainment:
         """Nothing is held between moves: each move's cgroup goes with it."""
 
     def start(self, start: Start) -> CgroupMove:
-        folder = os.path.join(self.parent, f"fruit-rage-move-{os.getpid()}-{next(self._numbers)}")
+        folder = os.path.join(self.parent, f"{MOVE_CGROUP_PREFIX}{own_tag()}-{next(self._numbers)}")
         try:  # made inside the try: a Ctrl-C just after the mkdir still removes it
             try:
                 os.mkdir(folder)
@@ -237,18 +225,27 @@ class CgroupMove(RunningMove):
             pass
 
     def finish(self) -> MoveEnd:
+        """How the move ended. A cgroup removed while the move ran (by another referee's
+        sweep, which killed the move with it) loses the move, charged its own process's
+        CPU, the rest being unknown; the match goes on."""
         try:
-            _, status, _ = _reap(self.process.pid, self.kill)
+            _, status, usage = _reap(self.process.pid, self.kill)
         finally:
             self.kill()  # what it left; all of it when interrupted
             try:
                 self._wait_empty()
                 cpu = self._cpu()
+            except OSError as error:
+                if error.errno not in (errno.ENOENT, errno.ENODEV):
+                    raise
+                cpu = None
             finally:
                 if not _remove_cgroup(self.folder):  # interrupted while its processes were dying
                     self._wait_empty()
                     _remove_cgroup(self.folder)
         self.process.returncode = os.waitstatus_to_exitcode(status)
+        if cpu is None:
+            return MoveEnd(self.process.returncode, usage.ru_utime + usage.ru_stime, problem=CGROUP_VANISHED)
         return MoveEnd(self.process.returncode, cpu)
 
     def _wait_empty(self) -> None:

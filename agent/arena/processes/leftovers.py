@@ -1,8 +1,8 @@
 """What a referee process leaves behind when it is killed outright (SIGKILL, os._exit): its
 match folders in the temporary folder, and its moves' cgroups with the moves still running
-in them. Both are named after the referee's pid. Each referee that runs moves has a
-watcher, a process of its own that removes them the moment the referee dies; and the
-next referee to start removes any whose referee is gone (a watcher killed too)."""
+in them. Both are named with the referee's tag (referee_tags.py). Each referee that runs
+moves has a watcher, a process of its own that removes them the moment the referee dies;
+and the next referee to start removes any whose referee is gone (a watcher killed too)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import tempfile
 import threading
 from typing import Optional
 
-from agent.arena.processes.containment import end_orphaned_cgroups, own_cgroup_folder, process_alive
+from agent.arena.processes.containment import end_orphaned_cgroups, own_cgroup_folder
 from agent.arena.processes.move_folders import remove_orphaned_match_folders
 from agent.move.launch import package_root
 
@@ -87,8 +87,14 @@ def _running(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat", "rb") as stat:
             return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:
-        return process_alive(pid)
+    except OSError:  # no /proc here: the kernel is asked
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:  # someone else's
+            pass
+        return True
 
 
 _WATCHER = (

@@ -17,7 +17,7 @@ import tempfile
 import threading
 from typing import Optional
 
-from agent.arena.processes.containment import orphaned
+from agent.arena.processes.referee_tags import TAG, left_by_gone_referee, own_tag
 from agent.arena.processes.stop_signals import signals_held
 
 OUTPUT_LIMIT = 100_000  # bytes of output.txt read: a 26x26 answer is under 1 kB
@@ -25,8 +25,8 @@ SHARED_SIDE = "shared"  # the side of moves run without one
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
 
 
-MATCH_FOLDER_PREFIX = "fruit-rage-match-"  # then the referee's pid: what a sweep goes by
-_MATCH_FOLDER = re.compile(re.escape(MATCH_FOLDER_PREFIX) + r"(\d+)-[^/]+")
+MATCH_FOLDER_PREFIX = "fruit-rage-match-"  # then the referee's tag: what a sweep goes by
+_MATCH_FOLDER = re.compile(rf"{re.escape(MATCH_FOLDER_PREFIX)}({TAG})-[^/]+")
 
 
 class FolderFailed(Exception):
@@ -69,7 +69,7 @@ class MatchFolders:
         # it unknown, and so behind (as would one while Python first probes TMPDIR).
         with signals_held():
             try:
-                path = tempfile.mkdtemp(prefix=f"{MATCH_FOLDER_PREFIX}{os.getpid()}-")
+                path = tempfile.mkdtemp(prefix=f"{MATCH_FOLDER_PREFIX}{own_tag()}-")
             except OSError as error:  # no filename: no usable temporary folder at all
                 where = f" in {os.path.dirname(error.filename)}" if error.filename else ""
                 raise FolderFailed(f"cannot make a folder for a move{where}: {error.strerror}") from None
@@ -176,7 +176,8 @@ class MoveFolder:
 def remove_orphaned_match_folders(where: str, referee: Optional[int] = None) -> None:
     """Remove the match folders in `where` (the temporary folder) whose referee is gone
     (`referee`'s only, when given, gone or not): killed outright, it removed none. Only
-    folders of ours: anyone may put a folder of that name in /tmp."""
+    folders of ours: anyone may put a folder of that name in /tmp; and only those of
+    referees this process can judge (not another PID namespace's)."""
     try:
         where_fd = os.open(where, _DIRECTORY)
     except OSError:
@@ -184,7 +185,7 @@ def remove_orphaned_match_folders(where: str, referee: Optional[int] = None) -> 
     try:
         for name in os.listdir(where_fd):
             match = _MATCH_FOLDER.fullmatch(name)
-            if match is None or not orphaned(int(match.group(1)), referee):
+            if match is None or not left_by_gone_referee(match.group(1), referee):
                 continue
             try:
                 fd = os.open(name, _DIRECTORY, dir_fd=where_fd)

@@ -217,14 +217,21 @@ def _field(mapping: dict, key: str, kinds, what: str, owner: str = "the record")
 
 
 def _starting_grid(record: dict) -> tuple:
-    size, board = record["size"], record["board"]
+    size, board, types = record["size"], record["board"], record["types"]
     if not 1 <= size <= MAX_SIZE:
         raise ValueError(f"the board size {size} is not 1..{MAX_SIZE}")
+    if types < 1:
+        raise ValueError(f"the record's 'types' is {types}, not 1 or more")
     if len(board) != size:
         raise ValueError(f"the board has {plural(len(board), 'row')}, not {size}")
     for number, row in enumerate(board, 1):
         if not (isinstance(row, str) and len(row) == size and all(ch in DIGITS + EMPTY for ch in row)):
             raise ValueError(f"board row {number} is {row!r}, not {size} digits or '*'")
+        largest = max(row.replace(EMPTY, ""), default="")
+        if largest and int(largest) >= types:
+            raise ValueError(
+                f"board row {number} holds fruit {largest}, but the record's 'types' is {types} (fruit 0..{types - 1})"
+            )
     grid = tuple(board)
     if not is_settled(grid):
         raise ValueError("the board has fruit floating above a hole")
