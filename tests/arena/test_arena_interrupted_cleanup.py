@@ -22,6 +22,8 @@ from agent.arena.processes.move_launcher import children_of
 # its command line saying so: `python SCRIPT waiting`.
 FILL_THEN_WAIT = """\
 import os, sys, time
+
+pytestmark = pytest.mark.slow
 if sys.argv[1:] != ["waiting"]:
     for number in range(30000):
         open(f"f{number}", "w").close()
