@@ -14,8 +14,9 @@ from agent.arena.matches.review_runner import NotReviewed, review_games
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.reading import read_records, shown_agents
 from agent.arena.review.analysis import DEFAULT_NODES, EXACT_MARK, THRESHOLDS_TEXT, analyse_game
-from agent.cli_support import interrupted, plural, printable
+from agent.cli_support import interrupted, number, plural, printable
 from agent.commands.match import Progress
+from agent.commands.options import add_parallel_options
 
 PROGRAM = "fruit-rage analyse"
 DESCRIPTION = (
@@ -30,9 +31,6 @@ HEADER = " move  side  played  points  best  best value  played value  lost  lab
 
 
 def add_arguments(parser) -> None:
-    from agent.cli_support import number
-    from agent.commands.cli import add_parallel_options
-
     parser.add_argument("results", metavar="GAMES.jsonl", help="a results .jsonl file written by match --out")
     parser.add_argument("--game", type=number(int, 1), default=None, help="only this game, >= 1 (default: all)")
     parser.add_argument(

@@ -12,10 +12,30 @@ from agent.arena.matches.review_runner import NotReviewed, review_games
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.reading import read_records, shown_agents
 from agent.arena.review.audit import audit_game
-from agent.cli_support import interrupted, plural, printable
+from agent.cli_support import interrupted, number, plural, printable
 from agent.commands.analyse import review_progress
+from agent.commands.options import add_parallel_options, add_results_argument, positive_int
 
 PROGRAM = "fruit-rage audit"
+
+
+DESCRIPTION = (
+    "For games recorded by `match --out`: solve the positions exactly from the end back, as far "
+    "as each solve fits in --seconds of CPU, and report the points each move there gave away "
+    "against best play, and how the game ends with best play from the first solved position."
+)
+
+
+def add_arguments(p) -> None:
+    add_results_argument(p)
+    p.add_argument("--game", type=positive_int, default=None, help="only this game, >= 1 (default: all)")
+    p.add_argument(
+        "--seconds",
+        type=number(float, 0.01, 600),
+        default=5.0,
+        help="CPU seconds allowed for solving one position, 0.01..600 (default: 5)",
+    )
+    add_parallel_options(p, "audit")
 
 
 def run(args) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
-from agent.cli_support import LineProgress, interrupted, plural, printable
+from agent.cli_support import LineProgress, interrupted, number, plural, printable
 
 PROGRAM = "fruit-rage bench"
 DESCRIPTION = (
@@ -25,8 +25,6 @@ HEADER = f"{'set':<24} {'positions':>9} {'nodes':>15} {'CPU s':>9} {'nodes/s':>1
 
 
 def add_arguments(parser) -> None:
-    from agent.cli_support import number
-
     parser.add_argument(
         "--set",
         dest="sets",

@@ -23,7 +23,8 @@ from agent.arena.stats.pairs import PairCollector
 from agent.arena.stats.sprt import EloSprt, MarginSprt, SprtResult
 from agent.arena.stats.summary import colour_lines, forfeit_lines, report_table
 from agent.arena.terminal.tables import clock_time, crop, terminal_width
-from agent.cli_support import INTERRUPTED, interrupted, plural, printable
+from agent.cli_support import INTERRUPTED, interrupted, number, plural, printable
+from agent.commands.options import AGENT_KINDS, add_game_options, clock_seconds, positive_int
 
 # Every game's seed (the match's times 100000, plus the board) goes into its record, and a
 # number of thousands of digits is more than JSON readers (Python's too) take back.
@@ -31,6 +32,76 @@ SEED_LIMIT = 10**18
 
 
 DEFAULT_GAMES, DEFAULT_SEQUENTIAL_GAMES = 10, 2000
+
+
+DESCRIPTION = "Referee games between agents A and B. " + AGENT_KINDS
+
+
+def add_arguments(p) -> None:
+    p.add_argument(
+        "agent_a",
+        metavar="A",
+        help="the first agent: ours, greedy, random, minimax3, py:module:factory or a shell command",
+    )
+    p.add_argument("agent_b", metavar="B", help="the second agent, named the same ways")
+    p.add_argument(
+        "--games",
+        type=positive_int,
+        default=None,
+        help=f"number of games, >= 1 (default: {DEFAULT_GAMES}; with --sprt or --sprt-margin, "
+        f"at most {DEFAULT_SEQUENTIAL_GAMES})",
+    )
+    add_game_options(p)
+    p.add_argument(
+        "--time-b",
+        type=clock_seconds,
+        default=None,
+        metavar="TIME",
+        help="B's clock, for a time-odds match, above 0 and up to 1e6 (default: --time); "
+        "e.g. ours against ours with twice the time shows what doubling the clock is worth",
+    )
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--out", default=None, help="write one JSON line per game to this file (replacing what it held)")
+    out.add_argument(
+        "--resume",
+        default=None,
+        metavar="F.jsonl",
+        help="go on with the match whose games F.jsonl holds, appending the rest to it "
+        "(give the same arguments; the seed is taken from the file); a last line "
+        "cut short is dropped and its game played again",
+    )
+    sprt = p.add_mutually_exclusive_group()
+    sprt.add_argument(
+        "--sprt",
+        nargs=2,
+        type=float,
+        metavar=("ELO0", "ELO1"),
+        default=None,
+        help="stop as soon as a pentanomial GSPRT (logistic Elo, as fastchess and "
+        "fishtest) accepts H0: Elo <= ELO0 or H1: Elo >= ELO1 (needs --paired)",
+    )
+    sprt.add_argument(
+        "--sprt-margin",
+        nargs=2,
+        type=float,
+        metavar=("M0", "M1"),
+        default=None,
+        help="stop as soon as a GSPRT on the mean pair margin accepts H0: margin <= M0 "
+        "or H1: margin >= M1 points (needs --paired); sharper than --sprt here, "
+        "since most pairs split one game each",
+    )
+    p.add_argument(
+        "--alpha",
+        type=number(float, 0, 0.5, above_low=True),
+        default=0.05,
+        help="the sequential test's chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)",
+    )
+    p.add_argument(
+        "--beta",
+        type=number(float, 0, 0.5, above_low=True),
+        default=0.05,
+        help="its chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)",
+    )
 
 
 def run(args) -> int:

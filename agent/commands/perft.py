@@ -8,8 +8,24 @@ import sys
 import time
 
 from agent.cli_support import plural
+from agent.commands.options import positive_int
 from agent.gamefile import InputError, read_input
 from agent.rules import perft
+
+DESCRIPTION = (
+    "For the position in FILE (input.txt format), print at each depth d of 1..DEPTH the number "
+    "of move sequences of exactly d moves (the leaves of the move tree, as chess programs count "
+    "perft: a game that ends in fewer moves adds none, so a board one move empties counts 0 at "
+    "depth 2), and the speed."
+)
+
+
+def add_arguments(p) -> None:
+    p.add_argument("file", metavar="FILE", help="a position in input.txt format")
+    p.add_argument("depth", metavar="DEPTH", type=positive_int, help="deepest depth to count, >= 1")
+    p.add_argument(
+        "--reference", action="store_true", help="count with the pure-Python reference rules instead of the core (slow)"
+    )
 
 
 def run(args) -> int:

@@ -26,7 +26,8 @@ from agent.arena.terminal.play_screen import Screen, clock_shown
 from agent.arena.turns import FAULT_TIME, Turn
 from agent.board import Board
 from agent.cli_support import interrupted, plural, printable
-from agent.rules import fruit_count, group_at, legal_cell, move_name, parse_move_name, play
+from agent.commands.options import board_size, clock_seconds, fruit_types
+from agent.rules import MAX_SIZE, MAX_TYPES, fruit_count, group_at, legal_cell, move_name, parse_move_name, play
 
 HUMAN, AGENT = "A", "B"
 FIRST_MOVERS = {"you": HUMAN, "computer": AGENT}
@@ -35,6 +36,42 @@ QUIT_WORDS = ("q", "quit", "exit")
 # the loser could not have won; beyond this much fruit that rarely succeeds, and is not tried.
 BEST_PLAY_SECONDS = 2.0
 SOLVABLE_FRUIT = 64
+
+
+DESCRIPTION = (
+    "You against the agent: type a cell such as G8 to move. Your clock is the wall time you "
+    "think; the agent's, the CPU time of its moves."
+)
+
+
+def add_arguments(p) -> None:
+    p.add_argument(
+        "--first",
+        type=_first_mover,
+        choices=(*FIRST_MOVERS, "random"),
+        default="you",
+        help="who moves first: you, computer (also: agent) or random (default: you)",
+    )
+    p.add_argument("--size", type=board_size, default=8, help=f"board side n, 1..{MAX_SIZE} (default: 8)")
+    p.add_argument("--types", type=fruit_types, default=3, help=f"fruit types p, 1..{MAX_TYPES} (default: 3)")
+    p.add_argument(
+        "--time", type=clock_seconds, default=60.0, help="seconds per player, above 0 and up to 1e6 (default: 60)"
+    )
+    p.add_argument("--seed", type=int, default=None, help="seed for the board (default: random)")
+    p.add_argument(
+        "--agent", default="ours", help="your opponent: ours, greedy, random, minimax3 or a command (default: ours)"
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="F.jsonl",
+        help="keep the finished game in this file (replacing what it held), for replay, audit and phases",
+    )
+
+
+def _first_mover(text: str) -> str:
+    """`--first`: `agent` is another word for `computer`."""
+    return "computer" if text == "agent" else text
 
 
 class Quit(Exception):

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from agent.arena.records.reading import describe_clocks, find_game, shown_agents, starting_clocks, time_measured
 from agent.arena.terminal.boards import EMPTY_SHOWN, HIGHLIGHT_PLAIN, LineReader, fitted_board, use_colour
 from agent.arena.terminal.tables import crop
-from agent.cli_support import plural, printable
+from agent.cli_support import number, plural, printable
+from agent.commands.options import add_results_argument, positive_int
 from agent.rules import group_at, parse_move_name, remove_and_fall
 
 PROMPT = "[Enter] next, b back, a number goes to that move, q quits: "
@@ -25,6 +26,18 @@ LINES_AROUND_BOARD = 4
 LEGEND = f"Digits are fruit, {EMPTY_SHOWN} a hole; the next move's group is "
 LEGEND_PLAIN = LEGEND + f"marked {HIGHLIGHT_PLAIN}.\n"
 LEGEND_COLOUR = LEGEND + "reversed and underlined.\n"
+
+
+DESCRIPTION = "Show a game recorded by `match --out`, move by move."
+delay_seconds = number(float, 0, 3600)  # time.sleep fails on a negative, nan or huge delay
+
+
+def add_arguments(p) -> None:
+    add_results_argument(p)
+    p.add_argument("--game", type=positive_int, default=1, help="which game, counting from 1, >= 1 (default: 1)")
+    p.add_argument(
+        "--delay", type=delay_seconds, default=None, help="seconds between moves, 0..3600; default: wait for Enter"
+    )
 
 
 def run(args) -> int:
@@ -54,12 +67,14 @@ def game_steps(record: dict) -> list:
     scores = {"A": 0, "B": 0}
     clocks = starting_clocks(record)
     steps = []
-    for number, move in enumerate(record["moves"], 1):
+    for move_number, move in enumerate(record["moves"], 1):
         side = move["player"]
         clocks[side] -= move["cpu"]
         if move.get("fault"):
             steps.append(
-                Step(grid, frozenset(), f"Move {number}: {side} ({agents[side]}) loses: {printable(move['reason'])}")
+                Step(
+                    grid, frozenset(), f"Move {move_number}: {side} ({agents[side]}) loses: {printable(move['reason'])}"
+                )
             )
             break
         group = frozenset(group_at(grid, parse_move_name(move["move"])))
@@ -68,7 +83,7 @@ def game_steps(record: dict) -> list:
             Step(
                 grid,
                 group,
-                f"Move {number}: {side} ({agents[side]}) plays {move['move']}: {len(group)} fruit, "
+                f"Move {move_number}: {side} ({agents[side]}) plays {move['move']}: {len(group)} fruit, "
                 f"{plural(move['points'], 'point')}, {move['cpu']:.3f} s {time_measured(record, side)}\n"
                 f"  score A {scores['A']} - B {scores['B']}   "
                 f"clocks A {clocks['A']:.2f} s, B {clocks['B']:.2f} s",

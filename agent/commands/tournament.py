@@ -14,6 +14,20 @@ from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.results_file import RecordsFile
 from agent.cli_support import INTERRUPTED, interrupted, plural, printable
+from agent.commands.options import AGENT_KINDS, add_game_options, positive_int
+
+DESCRIPTION = (
+    "Play a match between every two of the agents (a round robin), or between the first and each "
+    "of the others (--gauntlet), and print a cross table of mean margins. " + AGENT_KINDS
+)
+
+
+def add_arguments(p) -> None:
+    p.add_argument("agents", metavar="AGENT", nargs="+", help="two or more agents")
+    p.add_argument("--gauntlet", action="store_true", help="only the first agent against each of the others")
+    p.add_argument("--games", type=positive_int, default=10, help="games of each pairing, >= 1 (default: 10)")
+    add_game_options(p)
+    p.add_argument("--out", default=None, help="write one JSON line per game of every pairing to this file")
 
 
 def pairings(count: int, gauntlet: bool) -> list:

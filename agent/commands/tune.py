@@ -15,7 +15,52 @@ from agent.arena.matches.tune import gate
 from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.terminal.tables import terminal_width
-from agent.cli_support import interrupted, plural, printable
+from agent.cli_support import interrupted, number, plural, printable
+from agent.commands.options import AGENT_KINDS, add_game_options, positive_int
+
+DESCRIPTION = (
+    "Play CANDIDATE (with --param values given to its factory) against BASE on paired boards "
+    "until the sequential test on the mean pair margin decides: H1 (keep the candidate) or H0 "
+    "(reject it). " + AGENT_KINDS
+)
+
+
+def add_arguments(p) -> None:
+    p.add_argument("candidate", metavar="CANDIDATE", help="the player to test, e.g. py:my.module:factory")
+    p.add_argument("base", metavar="BASE", help="the player to test it against, e.g. ours")
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a keyword argument for the candidate's factory (repeatable); values are "
+        "Python literals where they parse as one, else text",
+    )
+    p.add_argument(
+        "--sprt-margin",
+        nargs=2,
+        type=float,
+        metavar=("M0", "M1"),
+        default=(0.0, 10.0),
+        help="H0: mean pair margin <= M0, H1: >= M1 points (default: 0 10)",
+    )
+    p.add_argument(
+        "--alpha",
+        type=number(float, 0, 0.5, above_low=True),
+        default=0.05,
+        help="the chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)",
+    )
+    p.add_argument(
+        "--beta",
+        type=number(float, 0, 0.5, above_low=True),
+        default=0.05,
+        help="the chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)",
+    )
+    p.add_argument(
+        "--games", type=positive_int, default=2000, help="games at most, an even number >= 2 (default: 2000)"
+    )
+    p.add_argument("--verdict", default=None, metavar="F.json", help="write the verdict and its figures here")
+    add_game_options(p)
 
 
 def parse_param(text: str) -> tuple:

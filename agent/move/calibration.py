@@ -2,7 +2,6 @@
 by `fruit-rage calibrate` and read by every move. A missing or insane file means defaults:
 the agent must play correctly and in time without it."""
 
-import sys
 import time
 
 from agent.cli_support import is_regular_file, without_bom
@@ -104,44 +103,3 @@ def measure_startup(runs: int = 7) -> float:
                 raise RuntimeError("the agent failed on a one-cell board")
             costs.append(usage.ru_utime + usage.ru_stime)
     return sorted(costs)[len(costs) // 2]
-
-
-def run(args) -> int:
-    from agent.gamefile import write_atomically
-    from agent.move import launch
-
-    problem = _unwritable(args.output)
-    if problem:  # before measuring, not after
-        print(f"fruit-rage calibrate: cannot write {args.output}: {problem}", file=sys.stderr)
-        return 1
-    print(f"measuring search speed for {args.seconds:g} s ...", file=sys.stderr)
-    speed = measure_nodes_per_second(args.seconds)
-    print("measuring start-up of a move process ...", file=sys.stderr)
-    launch.compile_bytecode()
-    startup = measure_startup()
-    text = f"nodes_per_second = {speed:.0f}\nstartup_seconds = {startup:.4f}\n"
-    try:
-        write_atomically(args.output, text)
-    except OSError as error:
-        print(f"fruit-rage calibrate: cannot write {args.output}: {error.strerror}", file=sys.stderr)
-        return 1
-    print(f"wrote {args.output}: {speed:,.0f} nodes/s, start-up {startup * 1000:.1f} ms CPU")
-    return 0
-
-
-def _unwritable(path: str):
-    """Why `path` surely cannot be written, or None."""
-    import os
-
-    if not path:
-        return "no file name given"
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        return "it is a folder"
-    if path.endswith(os.sep):  # abspath drops the slash: the folder checks below would pass
-        return "a name ending in / is a folder's"
-    if not os.path.isdir(folder):
-        return f"there is no folder {folder}"
-    if not os.access(folder, os.W_OK):
-        return f"the folder {folder} is not writable"
-    return None

@@ -8,6 +8,8 @@ from agent.gamefile import NO_SUCH_FILE, InputError, format_output, read_input, 
 from agent.oscalls import stat
 
 DEFAULT_INPUT, DEFAULT_OUTPUT, CALIBRATION_NAME = "input.txt", "output.txt", "calibration.txt"
+OPPONENT_MODELS = ("best", "greedy")
+MAX_DEPTH = 676  # a 26x26 board is over within as many moves
 
 
 # The options of a move that take a value, by the play_files argument they set.
@@ -17,15 +19,13 @@ VALUE_OPTIONS = {
     "--calibration": "calibration_path",
     "--opponent": "opponent",
     "--depth": "depth",
-    "--evaluation": "evaluation",
 }
 
 
 def move_options(words) -> "dict | None":
     """play_files' arguments for `[move] [--input F] [--output F] [--calibration F]
-    [--verbose] [--opponent best|greedy] [--depth D] [--evaluation NAME]`, or None for
-    anything else (help, another subcommand, a value out of range): the full parser then
-    answers it."""
+    [--verbose] [--opponent best|greedy] [--depth D]`, or None for anything else (help,
+    another subcommand, a value out of range): the full parser then answers it."""
     words = list(words)
     if words and words[0] == "move":
         words.pop(0)
@@ -40,19 +40,14 @@ def move_options(words) -> "dict | None":
         else:
             return None
     opponent = options.pop("opponent", "best")
-    if opponent not in ("best", "greedy"):
+    if opponent not in OPPONENT_MODELS:
         return None
     options["greedy_opponent"] = opponent == "greedy"
     if "depth" in options:
         depth = options["depth"]
-        if not (depth.isascii() and depth.isdigit() and 1 <= int(depth) <= 676):
+        if not (depth.isascii() and depth.isdigit() and 1 <= int(depth) <= MAX_DEPTH):
             return None
         options["depth"] = int(depth)
-    if "evaluation" in options:
-        from agent.move.deepening import EVALUATION_KINDS  # the core: paid only with the option
-
-        if options["evaluation"] not in EVALUATION_KINDS:
-            return None
     return options
 
 
@@ -65,19 +60,6 @@ def play_competition_files() -> int:
         return interrupted("fruit-rage")
 
 
-def run(args) -> int:
-    return play_files(
-        args.input,
-        args.output,
-        args.calibration,
-        args.verbose,
-        greedy_opponent=args.opponent == "greedy",
-        depth=args.depth,
-        evaluation=args.evaluation,
-        program="fruit-rage move" if args.command == "move" else "fruit-rage",
-    )
-
-
 def play_files(
     input_path: str,
     output_path: str,
@@ -85,7 +67,6 @@ def play_files(
     verbose=False,
     greedy_opponent=False,
     depth=None,
-    evaluation=None,
     program: str = "fruit-rage",
 ) -> int:
     """The agent's move: input_path -> output_path; `program` names the command in its
@@ -96,9 +77,7 @@ def play_files(
         from agent.move.player import choose_move  # after parsing: a bad file costs no core load
 
         path = calibration_path if calibration_path is not None else calibration_beside(input_path)
-        choice = choose_move(
-            game, load(path), verbose=verbose, greedy_opponent=greedy_opponent, depth=depth, evaluation=evaluation
-        )
+        choice = choose_move(game, load(path), verbose=verbose, greedy_opponent=greedy_opponent, depth=depth)
         return choice.name, choice.next_grid
 
     return answer_files(input_path, output_path, agent_choice, program)

@@ -54,9 +54,3 @@ def move_environment() -> dict:
 
 def shell_line() -> str:
     return f"PYTHONPATH={shlex.quote(package_root())} " + " ".join(shlex.quote(part) for part in move_command())
-
-
-def run(args) -> int:
-    compile_bytecode()
-    print(shell_line())
-    return 0

@@ -26,17 +26,14 @@ def choose_move(
     clock=time.process_time,
     greedy_opponent=False,
     depth=None,
-    evaluation=None,
 ) -> Choice:
     """The move for `game` (a parsed input.txt) in a move process of its own; `calibration`:
     this machine's measured speed and start-up cost; `greedy_opponent`: search as if the
     opponent always takes a largest group (opt-in, for a known greedy player) instead of
-    its best move; `depth`: search exactly that deep, whatever the clock says;
-    `evaluation`: the horizon's evaluation by name (agent.evaluations), None for the
-    agent's own."""
+    its best move; `depth`: search exactly that deep, whatever the clock says."""
     calibration = calibration or Calibration()
     board = Board(game.grid)
-    options = search_options(board.n, greedy_opponent, evaluation)
+    options = search_options(board.n, greedy_opponent)
     root_moves, speed, reduction = board.group_count(), calibration.nodes_per_second, options.get("reduction", 0)
     if depth is None:
         manager = timing.TimeManager.for_move_process(

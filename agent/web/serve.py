@@ -14,7 +14,8 @@ from agent.cli_support import EXIT_CODES, interrupted, number
 
 DESCRIPTION = (
     "Serve the browser page on http://HOST:PORT/: play the agent or another built-in "
-    "player, replay recorded matches and see where their games were won."
+    "player, replay recorded matches and see where their games were won. Needs the web "
+    "extra: python3 -m pip install '.[web]'."
 )
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000

@@ -47,6 +47,8 @@ from agent.arena.player_specs import PlayerSpec
 from agent.engine import Limit
 from agent.players import SearchPlayer
 
+pytestmark = pytest.mark.slow
+
 # Workers and their game processes import library_players (tests/) for ThreadTimeBurner.
 WORKER_ENV = {"PYTHONPATH": os.pathsep.join(filter(None, [TESTS, os.environ.get("PYTHONPATH")]))}
 GREEDY, RANDOM = PlayerSpec("greedy"), PlayerSpec("random")

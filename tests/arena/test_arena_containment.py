@@ -29,6 +29,8 @@ from agent.arena.referee import FAULT_INVALID, FAULT_TIME, play_game
 from agent.board import Board
 from agent.rules import random_board
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(params=CONTAINMENTS)
 def runner(request):

@@ -80,6 +80,7 @@ def test_phases_shows_a_record_s_agent_names_escaped(tmp_path):
     assert_escaped(done.stdout)
 
 
+@pytest.mark.slow
 def test_a_tournament_shows_agent_names_escaped():
     named = f"echo '{ATTACK}' >&2; exit 1"  # a command holding the bytes themselves
     done = fruit_rage("tournament", named, "greedy", *TINY)

@@ -18,6 +18,8 @@ from paths import PROJECT_ROOT
 from agent.arena.processes.containment import own_cgroup_folder
 from agent.arena.processes.move_launcher import children_of
 
+pytestmark = pytest.mark.slow
+
 # A move that fills its folder with files, so that removing it takes a while, then waits,
 # its command line saying so: `python SCRIPT waiting`.
 FILL_THEN_WAIT = """\

@@ -34,6 +34,7 @@ def read_records(path):
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_a_complete_short_match_between_baselines(tmp_path):
     out = tmp_path / "results.jsonl"
     done = fruit_rage(
@@ -74,6 +75,7 @@ def test_a_complete_short_match_between_baselines(tmp_path):
     assert "[4/4]" in done.stderr
 
 
+@pytest.mark.slow
 def test_a_paired_match_plays_every_board_once_with_each_agent_first(tmp_path):
     out = tmp_path / "results.jsonl"
     done = fruit_rage(
@@ -438,6 +440,7 @@ def test_a_script_that_does_not_exist_is_refused_before_any_game_naming_it(tmp_p
         assert "[1/" not in done.stderr and "Score" not in done.stdout
 
 
+@pytest.mark.slow
 def test_more_jobs_than_cpus_is_warned_of_and_played():
     from agent.arena.matches.preflight import available_cpus
 

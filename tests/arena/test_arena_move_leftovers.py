@@ -45,6 +45,7 @@ def test_what_a_move_leaves_as_output_txt_is_a_reason_not_an_error(leftover, rea
     assert not os.path.lexists(match_folder)
 
 
+@pytest.mark.slow
 def test_nesting_folders_past_the_recursion_limit_neither_stops_the_match_nor_stays(tmp_path):
     with MoveRunner(containment="subreaper") as runner:
         for where in (".", ".."):  # in the move's folder, removed with it; in its side's, with the match

@@ -18,6 +18,8 @@ from paths import PROJECT_ROOT
 from agent import Board, GreedyPlayer
 from agent.arena.referee import lost_by_the_mover, play_game
 
+pytestmark = pytest.mark.slow
+
 PLAYERS = textwrap.dedent(
     """
     import functools, os, signal, sys, time

@@ -18,6 +18,8 @@ from paths import PROJECT_ROOT
 from agent.arena.processes.leftovers import remove_leftovers, watch
 from agent.arena.processes.referee_tags import own_tag
 
+pytestmark = pytest.mark.slow
+
 # Says it runs (the marker file), then spins, and so does a child in a session of its own.
 SPINNER = textwrap.dedent(
     """

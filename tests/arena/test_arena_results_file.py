@@ -198,6 +198,7 @@ def test_resume_refuses_a_line_of_300_mb_without_reading_it_whole_or_cutting_it(
     assert os.path.getsize(path) == 300 * 1024 * 1024
 
 
+@pytest.mark.slow
 def test_a_second_command_given_a_results_file_in_use_is_refused_and_leaves_it_alone(tmp_path):
     path = tmp_path / "same.jsonl"
     games = ["greedy", "random", "--games", "8", "--size", "8", "--types", "3", "--time", "5"]

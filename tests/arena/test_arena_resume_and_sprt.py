@@ -13,6 +13,8 @@ import pytest
 from arena_helpers import fruit_rage
 from paths import PROJECT_ROOT
 
+pytestmark = pytest.mark.slow
+
 MATCH = ["greedy", "random", "--games", "8", "--size", "6", "--types", "3", "--time", "5", "--paired"]
 
 

@@ -23,6 +23,8 @@ from paths import PROJECT_ROOT
 
 from agent.arena.matches.review_runner import NotReviewed, review_games
 
+pytestmark = pytest.mark.slow
+
 
 def write_records(path, records) -> str:
     path.write_text("".join(json.dumps(record) + "\n" for record in records))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from arena_helpers import fruit_rage
 
 from agent.commands.tournament import pairings
@@ -14,6 +15,7 @@ def test_pairings():
     assert pairings(4, gauntlet=True) == [(0, 1), (0, 2), (0, 3)]
 
 
+@pytest.mark.slow
 def test_a_round_robin_plays_every_pairing_and_its_cross_table_adds_up(tmp_path):
     out = tmp_path / "games.jsonl"
     done = fruit_rage(
@@ -54,6 +56,7 @@ def test_a_round_robin_plays_every_pairing_and_its_cross_table_adds_up(tmp_path)
     assert rows["minimax3"][-1] == f"{-(margins['greedy', 'minimax3'] + margins['random', 'minimax3']) / 8:+.1f}"
 
 
+@pytest.mark.slow
 def test_a_gauntlet_plays_the_first_against_each_other(tmp_path):
     done = fruit_rage(
         "tournament",

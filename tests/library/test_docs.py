@@ -49,6 +49,7 @@ def _readme_block_after(marker: str) -> str:
     return after[body_start : after.index("```", body_start)]
 
 
+@pytest.mark.slow
 def test_the_readme_own_player_example_works_word_for_word_from_a_fresh_folder(tmp_path):
     """The README's my_players.py and its match command, in a folder of their own, run by
     the installed console script (which, unlike `python3 -m`, puts no folder on the path)

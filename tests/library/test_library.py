@@ -227,6 +227,7 @@ def test_in_process_and_program_games_agree_at_fixed_depth():
         assert mine.scores == theirs.scores and mine.winner == theirs.winner
 
 
+@pytest.mark.slow
 def test_a_paired_in_process_match_on_two_processes():
     settings = MatchSettings(games=4, size=6, types=3, time=30.0, seed=5, paired=True)
     result = run_match(PlayerSpec("ours", in_process=True), GreedyPlayer, settings, jobs=2)
@@ -301,6 +302,7 @@ def test_a_python_player_that_cannot_be_had_is_refused_before_the_first_game(spe
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_match_in_process_from_the_command_line(tmp_path):
     out = tmp_path / "games.jsonl"
     done = subprocess.run(
@@ -338,6 +340,7 @@ def test_match_in_process_from_the_command_line(tmp_path):
     assert len(out.read_text().splitlines()) == 2
 
 
+@pytest.mark.slow
 def test_a_match_stopped_early_ends_though_a_player_left_its_worker_deaf_to_sigterm(tmp_path):
     # The first game ends the match; the other worker, deaf to the pool's SIGTERM and
     # stuck in a move, would keep the pool's terminate() waiting forever: it is killed.

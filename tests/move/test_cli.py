@@ -20,7 +20,6 @@ from agent.commands import cli
 from agent.commands import perft as perft_command
 from agent.gamefile import parse_input, parse_output
 from agent.move import launch
-from agent.move.deepening import EVALUATION_KINDS
 
 SAMPLES = Path(paths.SAMPLES)
 SAMPLE_DIRS = sorted(p for p in SAMPLES.iterdir() if p.is_dir())
@@ -132,6 +131,20 @@ def test_a_move_imports_only_what_it_uses(tmp_path):
         "uvicorn",
         "rich",
     }
+
+
+def test_a_command_line_loads_only_the_subcommand_it_names():
+    """A move through the full command line (`fruit-rage move --depth 2`) builds the parser
+    with the move's options only: no other subcommand's module, nor the arena they use."""
+    code = (
+        "import sys; from agent.commands import cli; cli.build_parser(['move', '--depth', '2']); "
+        "print(' '.join(sorted(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(done.stdout.split())
+    subcommand_modules = {module for module, _ in cli.SUBCOMMANDS.values()}
+    assert loaded & subcommand_modules == {"agent.commands.move"}
+    assert "agent.arena" not in loaded and "agent.commands.options" not in loaded
 
 
 def test_bytecode_is_written_even_where_python_is_told_not_to(tmp_path, monkeypatch):
@@ -524,7 +537,6 @@ def test_a_lean_move_with_options_reads_them_without_argparse(tmp_path):
         ["--depth", "0"],
         ["--input", "--verbose"],
         ["--output"],
-        ["--evaluation", "best"],
     ):
         assert move_options(words) is None, words  # left to the full parser and its messages
     shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "input.txt")
@@ -570,34 +582,42 @@ def test_a_lean_move_with_options_reads_them_without_argparse(tmp_path):
     assert (tmp_path / "lean.txt").read_text() == (tmp_path / "cli.txt").read_text()
 
 
-def test_a_move_with_another_evaluation_plays_what_that_search_chooses(tmp_path):
-    """`--evaluation NAME` judges the horizon with that evaluation: at a fixed depth the
-    move written is the one the library's search with it chooses, and it is another
-    move than the agent's own on this board. A name that is none is refused in words."""
-    from agent.board import Board, Move
-    from agent.engine import Limit, search
+def test_the_competition_move_takes_no_research_evaluation(tmp_path):
+    """The move plays the agent's own evaluation only: `--evaluation` is refused by the lean
+    launch and the full command line alike, before any file is read."""
     from agent.move.command import move_options
 
-    assert move_options(["--evaluation", "largest-exchange"])["evaluation"] == "largest-exchange"
-    grid = mid_game(1, 10, 3, 0.3)  # a position where the two evaluations choose apart at depth 1
-    (tmp_path / "input.txt").write_text("10\n3\n100.0\n" + "".join(row + "\n" for row in grid))
+    assert move_options(["--evaluation", "largest-exchange"]) is None
+    shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "input.txt")
+    for command in (launch.move_command(), [sys.executable, "-m", "agent"]):
+        done = run_lean(tmp_path, "move", "--evaluation", "largest-exchange", command=command)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.splitlines()[-1] == "fruit-rage move: unrecognized arguments: --evaluation largest-exchange"
+    assert not (tmp_path / "output.txt").exists()
+
+
+def test_research_evaluations_are_players_of_the_research_commands():
+    """What `--evaluation` gave the move, the players match and tune name give: a Python
+    player of agent.tuning.candidates, or the in-process agent with an `evaluation`
+    parameter (tune --param); each plays what the library's search with that evaluation
+    chooses, and the two evaluations choose apart on this board."""
+    from agent.arena.player_specs import PlayerSpec
+    from agent.board import Board
+    from agent.engine import Limit, search
+
+    grid = mid_game(1, 10, 3, 0.3)
     chosen = {}
     for evaluation in ("largest-exchange", "pair-exchange"):
-        done = run_lean(tmp_path, command=[*launch.move_command(), "--evaluation", evaluation, "--depth", "1"])
-        assert done.returncode == 0, done.stderr
-        chosen[evaluation] = Board(grid).normalize(Move.from_name((tmp_path / "output.txt").read_text().split()[0]))
-        assert chosen[evaluation] == Board(grid).normalize(
-            search(Board(grid), Limit(depth=1), evaluation=evaluation).move
-        )
+        expected = Board(grid).normalize(search(Board(grid), Limit(depth=1), evaluation=evaluation).move)
+        params = (("evaluation", evaluation), ("depth", 1))
+        for spec in (
+            PlayerSpec("py:agent.players:SearchPlayer", params=params),
+            PlayerSpec("ours", in_process=True, params=params),
+        ):
+            assert Board(grid).normalize(spec().choose(Board(grid), 100.0)) == expected, spec
+        chosen[evaluation] = expected
     assert chosen["largest-exchange"] != chosen["pair-exchange"]
-    done = subprocess.run(
-        [sys.executable, "-m", "agent", "move", "--evaluation", "best"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-    )
-    assert done.returncode == 2 and "argument --evaluation: invalid choice: 'best'" in done.stderr
+    assert PlayerSpec("py:agent.tuning.candidates:largest_exchange")().evaluation == "largest-exchange"
 
 
 def test_a_fifo_as_the_input_is_refused_not_waited_on(tmp_path):
@@ -614,11 +634,8 @@ def test_a_fifo_as_the_input_is_refused_not_waited_on(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["f"]
 
 
-def test_the_help_names_its_values_and_every_evaluation_without_pointing_into_the_repository(monkeypatch):
+def test_the_help_names_its_values_without_pointing_into_the_repository(monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     shown = cli.build_parser().format_help()
     assert "BARE_" not in shown and "docs/" not in shown, shown
-    assert "--depth DEPTH" in shown and "--evaluation NAME" in shown
-    evaluation = shown[shown.index("  --evaluation NAME") : shown.index("\nsubcommands:")]
-    words = evaluation.replace(",", " ").split()
-    assert set(EVALUATION_KINDS) <= set(words), evaluation
+    assert "--depth DEPTH" in shown and "--evaluation" not in shown

@@ -20,7 +20,7 @@ from agent.move import launch
 FULL_26 = random_grid(random.Random(2026), 26, 9)
 
 
-pytestmark = pytest.mark.usefixtures("bytecode_written")
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("bytecode_written")]
 
 
 def charged_cpu(folder, args=(), timeout=60.0, preexec_fn=None) -> float:

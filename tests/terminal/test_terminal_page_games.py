@@ -12,6 +12,8 @@ from starlette.testclient import TestClient
 from agent.arena.review.analysis import EXACT_MARK
 from agent.web.app import create_app
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def saved_game(tmp_path_factory):

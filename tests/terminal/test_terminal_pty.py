@@ -15,6 +15,8 @@ from agent.baselines import greedy_move
 from agent.board import Board
 from agent.rules import move_name, play
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def terminal():

@@ -29,6 +29,8 @@ from agent.arena.records.reading import read_records
 from agent.board import Board, Move
 from agent.cli_support import plural
 
+pytestmark = pytest.mark.slow
+
 MATCH = ["match", "greedy", "random", "--games", "2", "--size", "6", "--types", "3", "--time", "10", "--seed", "1"]
 
 # The board as drawn: every fruit's digit at the cell its transform puts it in.

@@ -34,6 +34,8 @@ from agent.arena.records.reading import read_records
 from agent.arena.review.analysis import analyse_game
 from agent.board import Board, Move
 
+pytestmark = pytest.mark.slow
+
 GAME = ["--games", "1", "--time", "10", "--in-process"]
 # The cells outlined on the play board at the moment the game view turns ready, each time.
 LIT_WHEN_READY = """

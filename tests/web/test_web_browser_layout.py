@@ -22,6 +22,8 @@ from web_helpers import running_server
 
 from agent.arena.review.analysis import EXACT_MARK, LABELS
 
+pytestmark = pytest.mark.slow
+
 MATCH = ["greedy", "random", "--games", "2", "--size", "6", "--types", "3", "--time", "10", "--seed", "1"]
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 MIN_CHART_TEXT_PX = 12

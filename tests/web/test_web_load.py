@@ -7,9 +7,12 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 from web_helpers import running_server
 
 from agent.board import Board, Move
+
+pytestmark = pytest.mark.slow
 
 GAMES = 20
 OPPONENTS = ("ours", "greedy", "random", "minimax3")

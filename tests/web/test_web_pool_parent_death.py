@@ -10,8 +10,11 @@ import sys
 import textwrap
 import time
 
+import pytest
 from paths import PROJECT_ROOT
 from web_helpers import alive, children
+
+pytestmark = pytest.mark.slow
 
 # A server's pool, both its workers started; says so, then waits to be killed.
 SERVER = textwrap.dedent(
