@@ -148,35 +148,6 @@ def negamax_value(grid: Grid, depth: int, evaluate=None) -> int:
     return max(len(g) ** 2 - negamax_value(remove_and_fall(grid, g), depth - 1, evaluate) for g in groups(grid))
 
 
-def quiescence_value(grid: Grid, plies: int, hot_size: int, evaluate) -> int:
-    """A horizon position's value with `plies` of quiescence: the mover either stands on
-    evaluate(grid) or takes a "hot" group (of at least `hot_size` fruit), after which
-    the opponent has the same choice with one ply fewer; evaluate(grid) alone when no
-    ply is left. 0 on an empty board."""
-    if is_empty(grid):
-        return 0
-    stand = evaluate(grid)
-    if plies == 0:
-        return stand
-    hot = [g for g in groups(grid) if len(g) >= hot_size]
-    return max(
-        [stand] + [len(g) ** 2 - quiescence_value(remove_and_fall(grid, g), plies - 1, hot_size, evaluate) for g in hot]
-    )
-
-
-def negamax_quiescence_value(grid: Grid, depth: int, plies: int, hot_size: int, evaluate) -> int:
-    """negamax_value with quiescence_value(plies, hot_size) at the horizon: the oracle
-    for the search with quiescence on."""
-    if is_empty(grid):
-        return 0
-    if depth == 0:
-        return quiescence_value(grid, plies, hot_size, evaluate)
-    return max(
-        len(g) ** 2 - negamax_quiescence_value(remove_and_fall(grid, g), depth - 1, plies, hot_size, evaluate)
-        for g in groups(grid)
-    )
-
-
 def greedy_pair_value(grid: Grid) -> int:
     """The mover takes the largest group, the opponent the next largest (the core's
     EVAL_GREEDY_PAIR, written plainly)."""

@@ -1,8 +1,8 @@
-# Contract of the evaluation unit (evaluation.pyx; needs groups.pxd before it): what the
-# horizon guesses is still to come in a position, from its mover's view. Every kind is
-# >= 0 (the mover takes a group at least as large as the opponent's next one): the
-# search's frontier pruning relies on it. agent/evaluations.py pairs each kind with its
-# plain-Python oracle and says how to add one.
+# Contract of the evaluation unit (evaluation.pyx): what the horizon guesses is still to
+# come in a position, from its mover's view. Every kind is >= 0 (the mover takes a group
+# at least as large as the opponent's next one): the search's frontier pruning relies on
+# it. agent/evaluations.py pairs each kind with its plain-Python oracle and says how to
+# add one. Uses position.pxd (play_group_unhashed) and groups.pxd.
 from libc.stdint cimport int32_t
 
 from core_types cimport Group, GroupList, Position

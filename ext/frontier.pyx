@@ -1,5 +1,5 @@
 # Frontier unit (contract: frontier.pxd): the moves of a node one ply above the horizon
-# (two for a horizon worth 0, see horizon.pyx) read from its parent's list instead of
+# (two for a horizon worth 0, see last_plies.pyx) read from its parent's list instead of
 # listed. Such nodes are almost all of a search, have hundreds of groups and are mostly
 # settled by their first move, so only short stretches of the parent's list, largest
 # first, are read for them.

@@ -1,6 +1,6 @@
 # Contract of the groups unit (groups.pyx): a position's groups listed whole or built from
 # its parent's, their census, and the summaries that let a child be counted or evaluated
-# from its parent's groups and a walk near the move only.
+# from its parent's groups and a walk near the move only. Uses position.pxd (Position).
 from libc.stdint cimport int32_t, uint32_t
 
 from core_types cimport MAX_N, Group, GroupList, Position
@@ -29,6 +29,15 @@ ctypedef struct ColumnCounts:
     int32_t ends_before[MAX_N + 1]      # [c]: groups whose columns all lie left of c
     int32_t starts_after[MAX_N + 1]     # [c]: groups whose columns all lie right of c
 
+ctypedef struct PlyLists:
+    # A group list for each ply of a line of play, `room` groups each (the first position's
+    # fruit: no later one has more groups), all sharing one mask pool (see GroupList).
+    GroupList *lists
+    Group *storage              # the lists' groups, `room` per ply
+    uint32_t *pool              # the masks of all plies' lists, `room` per ply
+    int plies
+    int room
+
 cdef inline void band_of(const Group *move, int n, int *band_lo, int *band_hi) noexcept nogil:
     """The columns a move can change groups in: its own and one on each side."""
     band_lo[0] = move.lo - 1 if move.lo > 0 else 0
@@ -44,6 +53,13 @@ cdef inline const uint32_t *group_masks(const GroupList *groups, const Group *gr
     """The masks of columns group.lo..group.hi."""
     return &groups.pool[group.mask_at]
 
+# Room for `plies` lists of `room` groups each in `lists` (zeroed before its first use; the
+# room must be the same on every call); False when the memory is not there (nothing lost).
+cdef bint reserve_lists(PlyLists *lists, int plies, int room) noexcept nogil
+# realloc `block[0]` to `size` bytes; False (the block left as it was) when the memory is
+# not there. For the other per-ply buffers of a search.
+cdef bint grow_block(void **block, size_t size) noexcept nogil
+cdef void free_lists(PlyLists *lists) noexcept nogil
 # Every group of `pos`, walking the whole board; `out` gets its masks from out.mask_start.
 cdef void list_groups(const Position *pos, GroupList *out) noexcept nogil
 # The groups of `child`, the position `move` (a group of `parent`) leaves: the parent's

@@ -6,11 +6,44 @@
 # the move; every other group of the new position has fruit in the band and is found by
 # flood fills started there. A child's groups are the parent's away from the band plus a
 # walk of the band: a few columns instead of the board.
+from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
 
 from bits cimport ctz, popcount
 from core_types cimport MAX_GROUPS, MAX_N
 
+
+cdef bint grow_block(void **block, size_t size) noexcept nogil:
+    """realloc into `block[0]`, which is left as it was when the memory is not there."""
+    cdef void *grown = realloc(block[0], size)
+    if grown == NULL:
+        return False
+    block[0] = grown
+    return True
+
+
+cdef bint reserve_lists(PlyLists *lists, int plies, int room) noexcept nogil:
+    cdef int p
+    if plies <= lists.plies:
+        return True
+    if not (grow_block(<void **> &lists.lists, plies * sizeof(GroupList))
+            and grow_block(<void **> &lists.storage, plies * room * sizeof(Group))
+            and grow_block(<void **> &lists.pool, plies * room * sizeof(uint32_t))):
+        return False
+    for p in range(plies):      # the blocks may have moved
+        lists.lists[p].groups = lists.storage + p * room
+        lists.lists[p].pool = lists.pool
+    lists.lists[0].mask_start = 0
+    lists.plies = plies
+    lists.room = room
+    return True
+
+
+cdef void free_lists(PlyLists *lists) noexcept nogil:
+    free(lists.lists)
+    free(lists.storage)
+    free(lists.pool)
+    memset(lists, 0, sizeof(PlyLists))
 
 
 cdef inline uint32_t fill_column(uint32_t seeds, uint32_t fruit) noexcept nogil:

@@ -305,16 +305,6 @@ def test_principal_variation_is_a_legal_line():
         grid = rules.play(grid, cell)[0]
 
 
-def test_a_reused_table_across_generations_keeps_values_exact():
-    """Entries of an older search generation may be replaced by shallower ones; reusing one
-    searcher across generations must not change a solved value."""
-    for grid in POSITIONS[:10]:
-        searcher = Searcher(Board(grid), tt_bits=4)  # a tiny table: replacement happens
-        first = searcher.search(99).value
-        searcher.next_generation()
-        assert searcher.search(99).value == first == solve(grid)
-
-
 @functools.lru_cache(maxsize=None)
 def minimax_against_greedy(grid, depth, evaluate=None, our_turn=True):
     """Plain minimax, except that the opponent takes a largest group (of several, the one
