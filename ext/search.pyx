@@ -221,11 +221,11 @@ cdef inline int32_t late_move_value(SearchState *s, const Position *child, int32
 
 
 cdef inline int32_t move_value(SearchState *s, const Position *pos, const Group *g, int i, int depth,
-                               int32_t alpha, int32_t beta, int ply, bint frontier) noexcept nogil:
+                               int32_t alpha, int32_t beta, int ply, bint frontier,
+                               Position *child) noexcept nogil:
     """The value of `g`, the i-th move tried at the node `pos` at `ply`: its points less
-    the value of the position it leaves."""
-    cdef Position child
-    cdef int32_t points = play_group(&child, pos, g, group_masks(&s.buffers.groups.lists[ply], g))
+    the value of the position it leaves, played into `child`."""
+    cdef int32_t points = play_group(child, pos, g, group_masks(&s.buffers.groups.lists[ply], g))
     s.buffers.played[ply] = g
     if frontier:
         # the child is a horizon node, whose value does not depend on the window: evaluate
@@ -234,19 +234,19 @@ cdef inline int32_t move_value(SearchState *s, const Position *pos, const Group 
             return points
         if enter_node(s):
             return 0
-        return points - horizon_value(s, &child, ply + 1)
+        return points - horizon_value(s, child, ply + 1)
     if not s.config.alpha_beta:
-        return points - negamax(s, &child, depth - 1, -INFINITE, INFINITE, ply + 1)
+        return points - negamax(s, child, depth - 1, -INFINITE, INFINITE, ply + 1)
     if i == 0:
-        return points - negamax(s, &child, depth - 1, points - beta, points - alpha, ply + 1)
-    return late_move_value(s, &child, points, i, depth, alpha, beta, ply + 1)
+        return points - negamax(s, child, depth - 1, points - beta, points - alpha, ply + 1)
+    return late_move_value(s, child, points, i, depth, alpha, beta, ply + 1)
 
 
 cdef inline int32_t search_moves(SearchState *s, const Position *pos, NodeMoves *moves, int depth,
                                  int32_t alpha, int32_t beta, int ply, uint16_t tt_move, bint frontier,
-                                 int32_t best, uint16_t *best_move) noexcept nogil:
+                                 int32_t best, uint16_t *best_move, Position *child) noexcept nogil:
     """The node's best value, fail-soft, from `best` (the dropped moves' bound) on; its
-    move's key into `best_move`."""
+    move's key into `best_move`. `child` holds the position each move leaves."""
     cdef const Group *g
     cdef int32_t value
     cdef int i = 0
@@ -259,7 +259,7 @@ cdef inline int32_t search_moves(SearchState *s, const Position *pos, NodeMoves 
             if g.size < pos.fruit:
                 s.stats.horizon_hits += 1
         else:
-            value = move_value(s, pos, g, i, depth, alpha, beta, ply, frontier)
+            value = move_value(s, pos, g, i, depth, alpha, beta, ply, frontier, child)
             if s.clock.stop or fold_move_value(s, g, value, depth, ply, beta, &best, best_move, &alpha):
                 break
         i += 1
@@ -275,6 +275,10 @@ cdef inline int32_t search_moves(SearchState *s, const Position *pos, NodeMoves 
 cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alpha, int32_t beta,
                      int ply) noexcept nogil:
     cdef NodeMoves moves
+    # here, not in the helpers that play the moves: gcc inlines no function whose frame
+    # holds a Position (the frame would grow tenfold); a call per move cost 1.6% of the
+    # instructions of bench --set exact-8x8-endgames
+    cdef Position child
     cdef TTEntry *entry
     cdef int32_t best, value, alpha_in = alpha
     cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
@@ -312,7 +316,8 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     if moves.last_plies:
         best = two_plies_left(s, pos, &moves, tt_move, alpha, beta, ply, &best_move)
     else:
-        best = search_moves(s, pos, &moves, depth, alpha, beta, ply, tt_move, frontier, best, &best_move)
+        best = search_moves(s, pos, &moves, depth, alpha, beta, ply, tt_move, frontier, best, &best_move,
+                            &child)
     if s.clock.stop:
         return 0
     # Step 7: store the result: solved when no horizon was met below.
