@@ -240,38 +240,13 @@ cdef void list_child_groups(const GroupList *parent, const Group *move, const Po
                             GroupList *out) noexcept nogil:
     cdef Group found[MAX_GROUPS]
     cdef GroupList band
-    cdef Group g
-    cdef const Group *kept
-    cdef int i, j, k = 0, band_lo, band_hi
+    cdef int band_lo, band_hi
     band_of(move, child.n, &band_lo, &band_hi)
+    start_list_after(&band, parent)
     band.groups = found
-    band.count = 0
-    band.pool = parent.pool
-    band.mask_start = band.mask_end = parent.mask_end
     walk_columns(child, band_lo, band_hi, &band, NULL, 0, NULL, NULL)
-    for i in range(1, band.count):      # insertion sort by rank: the walk nearly keeps it
-        g = found[i]
-        j = i
-        while j > 0 and found[j - 1].rank > g.rank:
-            found[j] = found[j - 1]
-            j -= 1
-        found[j] = g
-    j = 0
-    for i in range(parent.count):       # merge the groups the move left alone with the band's
-        kept = &parent.groups[i]
-        if in_band(kept, band_lo, band_hi):
-            continue
-        while j < band.count and found[j].rank < kept.rank:
-            out.groups[k] = found[j]
-            k += 1
-            j += 1
-        out.groups[k] = kept[0]
-        k += 1
-    while j < band.count:
-        out.groups[k] = found[j]
-        k += 1
-        j += 1
-    out.count = k
+    sort_by_rank(found, band.count)     # the walk nearly keeps it
+    out.count = merge_by_rank(parent, 1, band_lo, band_hi, <const Group *> found, band.count, out.groups)
     out.pool = parent.pool
     out.mask_start = parent.mask_end
     out.mask_end = band.mask_end
@@ -322,6 +297,41 @@ cdef void summarize(const GroupList *groups, GroupSummary *summary) noexcept nog
         else:
             keep_if_largest(summary, g)
     summary.ready = 1
+
+
+cdef void begin_child_summary(GroupSummary *child, const GroupSummary *parent, int band_lo,
+                              int band_hi) noexcept nogil:
+    cdef int c
+    memcpy(child, parent, sizeof(GroupSummary))
+    child.largest_count = 0
+    for c in range(band_lo, band_hi + 1):
+        child.all_singles -= child.singles[c]
+        child.singles[c] = 0
+
+
+cdef void keep_largest_beside(GroupSummary *child, const Group *const *by_size, int count, int band_lo,
+                              int band_hi) noexcept nogil:
+    cdef int i
+    cdef const Group *g
+    for i in range(count):
+        g = by_size[i]
+        if g.size == 1 or child.largest_count == SUMMARY_LARGEST:
+            break
+        if not in_band(g, band_lo, band_hi):
+            child.largest[child.largest_count] = g
+            child.largest_count += 1
+
+
+cdef void add_band_groups(GroupSummary *child, const GroupList *band, int band_singles,
+                          int floor) noexcept nogil:
+    cdef int i
+    child.all_singles += band_singles
+    for i in range(band.count):
+        if band.groups[i].size >= floor:
+            keep_if_largest(child, &band.groups[i])
+        else:
+            child.multi_count += 1
+    child.ready = 1
 
 
 cdef bint kept_census(const Group *move, int n, const GroupSummary *summary,
