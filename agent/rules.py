@@ -185,12 +185,12 @@ def from_thousandths(blend: int) -> int:
     return max(0, (blend + 500) // 1000)
 
 
-def pair_exchange_blend(grid: Grid, weights=(465, 325, 4222)) -> int:
+def pair_exchange_blend(grid: Grid, weights) -> int:
     """The fitted two-number evaluation as the core would compute it: (a * greedy_pair +
     b * greedy_exchange + c) / 1000 for `weights` (a, b, c) in thousandths, rounded to
     the nearest whole number (halves up) and never below 0, since the core's frontier
-    pruning needs evaluations >= 0. The default weights are the 12x12 p4 fit of
-    docs/strength-eval.md. An empty board has nothing to come: 0."""
+    pruning needs evaluations >= 0 (the core's: agent.evaluations.PAIR_EXCHANGE_WEIGHTS).
+    An empty board has nothing to come: 0."""
     if not groups(grid):
         return 0
     a, b, c = weights

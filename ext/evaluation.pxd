@@ -17,9 +17,13 @@ cpdef enum:
 
 cdef enum:
     EVAL_KINDS = 5           # the kinds above are 0 .. EVAL_KINDS - 1
+
+# The weights of the fitted kinds, written only here: agent/evaluations.py reads them
+# (agent._core.BLEND_PAIR etc.) for the oracles and the tuning tools.
+cpdef enum:
     # EVAL_PAIR_EXCHANGE's weights in thousandths: (PAIR * greedy pair + EXCHANGE * greedy
     # exchange + CONSTANT) / 1000, rounded, never below 0 (the 12x12 p4 fit of
-    # docs/strength-eval.md; agent/evaluations.py gives its oracle the same numbers).
+    # docs/strength-eval.md).
     BLEND_PAIR = 465
     BLEND_EXCHANGE = 325
     BLEND_CONSTANT = 4222
