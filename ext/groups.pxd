@@ -1,6 +1,6 @@
 # Contract of the groups unit (groups.pyx): a position's groups listed whole or built from
 # its parent's, their census, and the summaries that let a child be counted or evaluated
-# from its parent's groups and a walk near the move only. Uses position.pxd (Position).
+# from its parent's groups and a walk near the move only. Uses no other unit.
 from libc.stdint cimport int32_t, uint32_t
 
 from core_types cimport MAX_N, Group, GroupList, Position
@@ -47,6 +47,16 @@ cdef inline void band_of(const Group *move, int n, int *band_lo, int *band_hi) n
 cdef inline bint in_band(const Group *g, int band_lo, int band_hi) noexcept nogil:
     """Whether the columns of `g` meet the band."""
     return g.hi >= band_lo and g.lo <= band_hi
+
+
+cdef inline void count_groups(GroupCensus *seen, int size, int count) noexcept nogil:
+    """Record `count` groups of `size` fruit among the two largest."""
+    if size > seen.first:
+        seen.second = seen.first
+        seen.first = size
+        count -= 1
+    if count > 0 and size > seen.second:
+        seen.second = size
 
 
 cdef inline void start_list_after(GroupList *out, const GroupList *parent) noexcept nogil:

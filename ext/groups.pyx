@@ -138,16 +138,6 @@ cdef inline void add_group(GroupList *out, int t, int lo, int hi, const uint32_t
     out.count += 1
 
 
-cdef inline void count_groups(GroupCensus *seen, int size, int count) noexcept nogil:
-    """Record `count` groups of `size` fruit among the two largest."""
-    if size > seen.first:
-        seen.second = seen.first
-        seen.first = size
-        count -= 1
-    if count > 0 and size > seen.second:
-        seen.second = size
-
-
 cdef inline uint32_t single_fruit(const uint32_t *fruit, int c, int n) noexcept nogil:
     """The fruit of column `c` of one type's plane with no neighbour of that type."""
     cdef uint32_t neighbours = (fruit[c] << 1) | (fruit[c] >> 1)
@@ -246,7 +236,8 @@ cdef void list_child_groups(const GroupList *parent, const Group *move, const Po
     band.groups = found
     walk_columns(child, band_lo, band_hi, &band, NULL, 0, NULL, NULL)
     sort_by_rank(found, band.count)     # the walk nearly keeps it
-    out.count = merge_by_rank(parent, 1, band_lo, band_hi, <const Group *> found, band.count, out.groups)
+    # min_size 0: every group, and gcc drops the size test of the merge
+    out.count = merge_by_rank(parent, 0, band_lo, band_hi, <const Group *> found, band.count, out.groups)
     out.pool = parent.pool
     out.mask_start = parent.mask_end
     out.mask_end = band.mask_end

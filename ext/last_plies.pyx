@@ -1,9 +1,9 @@
-# Last plies unit (contract: last_plies.pxd). With the horizon worth 0 the last ply is the largest
-# group's square, so a move two plies above it is worth its points minus the square of the
-# largest group it leaves: one walk of the move's band (child_census), no node below it.
-# Before that walk the move is bounded by the largest group it leaves untouched (one whose
-# columns it does not meet keeps every fruit and can only grow): most moves of a node are
-# settled by that bound alone.
+# Last plies unit (contract: last_plies.pxd). With the horizon worth 0 the last ply is the
+# largest group's square, so a move two plies above it is worth its points minus the square
+# of the largest group it leaves: one walk of the move's band (child_census), no node below
+# it. Before that walk the move is bounded by the largest group it leaves untouched (one
+# whose columns it does not meet keeps every fruit and can only grow): most moves of a node
+# are settled by that bound alone.
 from libc.math cimport sqrt
 from libc.string cimport memset
 

@@ -247,26 +247,33 @@ cdef inline int32_t search_moves(SearchState *s, const Position *pos, NodeMoves 
                                  int32_t best, uint16_t *best_move, Position *child) noexcept nogil:
     """The node's best value, fail-soft, from `best` (the dropped moves' bound) on; its
     move's key into `best_move`. `child` holds the position each move leaves."""
+    # locals, not the struct's fields: those would be read again after every call
+    cdef const Group **order = moves.order
+    cdef int32_t *scores = moves.scores
+    cdef int count = moves.count
+    cdef bint lazy = moves.lazy
+    cdef uint16_t move = NO_MOVE
     cdef const Group *g
     cdef int32_t value
     cdef int i = 0
-    while i < moves.count:
-        if not moves.lazy:
-            pick_next(moves.order, moves.scores, moves.count, i)
-        g = moves.order[i]
+    while i < count:
+        if not lazy:
+            pick_next(order, scores, count, i)
+        g = order[i]
         if frontier and <int32_t>g.size * g.size <= alpha:
             # alpha rose to best since the moves were chosen: this one cannot raise it either
             if g.size < pos.fruit:
                 s.stats.horizon_hits += 1
         else:
             value = move_value(s, pos, g, i, depth, alpha, beta, ply, frontier, child)
-            if s.clock.stop or fold_move_value(s, g, value, depth, ply, beta, &best, best_move, &alpha):
+            if s.clock.stop or fold_move_value(s, g, value, depth, ply, beta, &best, &move, &alpha):
                 break
         i += 1
-        if moves.lazy:
+        if lazy:
             # the first move did not settle the node: all of them now
-            moves.lazy = False
-            moves.count = order_rest_of_view(&s.ordering, &moves.view, tt_move, moves.order, moves.scores)
+            lazy = False
+            count = order_rest_of_view(&s.ordering, &moves.view, tt_move, order, scores)
+    best_move[0] = move
     return best
 
 # ---------------------------------------------------------------- negamax
