@@ -87,7 +87,7 @@ def search(
     the opponent always took a largest group (see `fruit-rage move --opponent`);
     `evaluation` names the horizon's evaluation (agent.move.deepening.EVALUATION_KINDS; None:
     the agent's own); `core_options`: more agent._core.Searcher options, for research
-    (e.g. quiescence)."""
+    (e.g. reduction)."""
     from agent.move.timing import TimeManager
 
     now = time.process_time()

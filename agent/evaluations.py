@@ -11,7 +11,12 @@ exact result (a solved position's value is its true final margin, whatever the k
 Adding an evaluation:
 1. Core: a `cdef int32_t ... noexcept nogil` function in ext/evaluation.pyx, a new EVAL_*
    value in ext/evaluation.pxd's `cpdef enum` (and EVAL_KINDS one higher), and its line
-   in evaluate()'s dispatch. It must be >= 0 on every position.
+   in evaluate()'s dispatch. It must be >= 0 on every position. If it reads the parent's
+   GroupSummary (the cheap way to the largest groups), add it to needs_summary(); if it
+   needs the evaluated position's whole list (built from the parent's), to
+   needs_parent_list() (the nodes above its horizon are then listed, not read through
+   their parent's list: slower). Fitted weights go in evaluation.pxd's weights `cpdef
+   enum`, and are read from agent._core here.
 2. Oracle: a plain function grid -> int over agent.rules (the existing ones live there).
 3. Registration: its name and EVAL_* in agent.move.deepening.EVALUATION_KINDS, by which
    a player is given it (`SearchPlayer(evaluation=NAME)`), and one `Evaluation(NAME,
@@ -20,11 +25,20 @@ The tests then cover it; `Searcher(board, eval_kind=...)` accepts it.
 """
 
 from agent import rules
+from agent._core import (
+    BLEND_CONSTANT,
+    BLEND_EXCHANGE,
+    BLEND_PAIR,
+    LARGEST_CONSTANT,
+    LARGEST_EXCHANGE,
+    LARGEST_PAIR,
+    LARGEST_SQUARE,
+)
 from agent.move.deepening import EVALUATION_KINDS
 
-# The largest exchange's weights compiled into the core (ext/evaluation.pxd): LARGEST_PAIR,
-# LARGEST_EXCHANGE, LARGEST_SQUARE and LARGEST_CONSTANT.
-LARGEST_WEIGHTS = (273, 273, 151, 3622)
+# The weights compiled into the core (ext/evaluation.pxd), in the order the oracles take them.
+PAIR_EXCHANGE_WEIGHTS = (BLEND_PAIR, BLEND_EXCHANGE, BLEND_CONSTANT)
+LARGEST_WEIGHTS = (LARGEST_PAIR, LARGEST_EXCHANGE, LARGEST_SQUARE, LARGEST_CONSTANT)
 
 
 class Evaluation:
@@ -48,9 +62,8 @@ EVALUATIONS = (
     Evaluation("none", bare_margin),
     Evaluation("greedy-pair", rules.greedy_pair_value),
     Evaluation("alternating", rules.alternating_value),
-    # the weights compiled into the core (ext/evaluation.pxd, BLEND_*), spelled out here
-    Evaluation("pair-exchange", lambda grid: rules.pair_exchange_blend(grid, (465, 325, 4222))),
+    Evaluation("pair-exchange", lambda grid: rules.pair_exchange_blend(grid, PAIR_EXCHANGE_WEIGHTS)),
     # the agent's own from 12x12 up (docs/research/2026-12-strength-log.md, "The fourth
-    # candidate"); LARGEST_* of ext/evaluation.pxd spelled out
+    # candidate")
     Evaluation("largest-exchange", lambda grid: rules.largest_exchange_blend(grid, LARGEST_WEIGHTS)),
 )

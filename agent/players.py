@@ -46,7 +46,7 @@ class SearchPlayer:
     here) replaces the time policy with a fixed depth, node count or CPU time per move;
     `opponent="greedy"` models a greedy opponent; `evaluation` names the evaluation at the
     search's horizon (agent.move.deepening.EVALUATION_KINDS; None: the agent's own);
-    `core_options`, more agent._core.Searcher options for research (e.g. quiescence).
+    `core_options`, more agent._core.Searcher options for research (e.g. reduction).
     After each move, `last_result` holds the SearchResult (depth, value, ...)."""
 
     def __init__(

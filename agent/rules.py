@@ -148,35 +148,6 @@ def negamax_value(grid: Grid, depth: int, evaluate=None) -> int:
     return max(len(g) ** 2 - negamax_value(remove_and_fall(grid, g), depth - 1, evaluate) for g in groups(grid))
 
 
-def quiescence_value(grid: Grid, plies: int, hot_size: int, evaluate) -> int:
-    """A horizon position's value with `plies` of quiescence: the mover either stands on
-    evaluate(grid) or takes a "hot" group (of at least `hot_size` fruit), after which
-    the opponent has the same choice with one ply fewer; evaluate(grid) alone when no
-    ply is left. 0 on an empty board."""
-    if is_empty(grid):
-        return 0
-    stand = evaluate(grid)
-    if plies == 0:
-        return stand
-    hot = [g for g in groups(grid) if len(g) >= hot_size]
-    return max(
-        [stand] + [len(g) ** 2 - quiescence_value(remove_and_fall(grid, g), plies - 1, hot_size, evaluate) for g in hot]
-    )
-
-
-def negamax_quiescence_value(grid: Grid, depth: int, plies: int, hot_size: int, evaluate) -> int:
-    """negamax_value with quiescence_value(plies, hot_size) at the horizon: the oracle
-    for the search with quiescence on."""
-    if is_empty(grid):
-        return 0
-    if depth == 0:
-        return quiescence_value(grid, plies, hot_size, evaluate)
-    return max(
-        len(g) ** 2 - negamax_quiescence_value(remove_and_fall(grid, g), depth - 1, plies, hot_size, evaluate)
-        for g in groups(grid)
-    )
-
-
 def greedy_pair_value(grid: Grid) -> int:
     """The mover takes the largest group, the opponent the next largest (the core's
     EVAL_GREEDY_PAIR, written plainly)."""
@@ -214,12 +185,12 @@ def from_thousandths(blend: int) -> int:
     return max(0, (blend + 500) // 1000)
 
 
-def pair_exchange_blend(grid: Grid, weights=(465, 325, 4222)) -> int:
+def pair_exchange_blend(grid: Grid, weights) -> int:
     """The fitted two-number evaluation as the core would compute it: (a * greedy_pair +
     b * greedy_exchange + c) / 1000 for `weights` (a, b, c) in thousandths, rounded to
     the nearest whole number (halves up) and never below 0, since the core's frontier
-    pruning needs evaluations >= 0. The default weights are the 12x12 p4 fit of
-    docs/research/2026-12-horizon-evaluation-log.md. An empty board has nothing to come: 0."""
+    pruning needs evaluations >= 0 (the core's: agent.evaluations.PAIR_EXCHANGE_WEIGHTS).
+    An empty board has nothing to come: 0."""
     if not groups(grid):
         return 0
     a, b, c = weights

@@ -9,8 +9,8 @@ include "frontier.pyx"
 include "evaluation.pyx"
 include "table.pyx"
 include "ordering.pyx"
+include "last_plies.pyx"
 include "search.pyx"
-include "horizon.pyx"
 include "perft.pyx"
 
 from libc.stdint cimport INT64_MAX, int32_t, int64_t, uint32_t, uint64_t
@@ -36,20 +36,16 @@ cdef class _Block:
 
 cdef class _GroupLists:
     """`count` group lists for plies of one position, with room for `room` groups each."""
+    cdef PlyLists plies
     cdef GroupList *lists
-    cdef _Block lists_block, groups_block, pool_block
 
     def __cinit__(self, int count, int room):
-        cdef int p
-        room = max(room, 1)
-        self.lists_block = _Block(count * sizeof(GroupList), "group lists")
-        self.groups_block = _Block(count * room * sizeof(Group), "group lists")
-        self.pool_block = _Block(count * room * sizeof(uint32_t), "group lists")
-        self.lists = <GroupList *> self.lists_block.data
-        for p in range(count):
-            self.lists[p].groups = <Group *> self.groups_block.data + p * room
-            self.lists[p].pool = <uint32_t *> self.pool_block.data
-        self.lists[0].mask_start = 0
+        if not reserve_lists(&self.plies, count, max(room, 1)):
+            raise MemoryError("group lists")
+        self.lists = self.plies.lists
+
+    def __dealloc__(self):
+        free_lists(&self.plies)
 
 
 cdef check_eval_kind(int kind):
@@ -126,10 +122,6 @@ cdef class Board:
         list_groups(&self.pos, scratch.lists)
         return [group_cells(&self.pos, scratch.lists, &scratch.lists.groups[i])
                 for i in range(scratch.lists.count)]
-
-    def pair_values_after_moves(self):
-        """evaluations_after_moves(EVAL_GREEDY_PAIR)."""
-        return self.evaluations_after_moves(EVAL_GREEDY_PAIR)
 
     def evaluations_after_moves(self, int kind):
         """{cell: evaluation `kind` of the position the move there leaves}, one cell per
@@ -302,25 +294,19 @@ cdef class Searcher:
     that opponent, not against the best one.
     frontier_shortcut: False makes every node one ply above the horizon list its groups
     whole instead of reading them from its parent's; the same search, slower (for tests).
-    quiescence, hot_size: past the horizon, the mover may stand on the evaluation or take
-    a group of at least `hot_size` fruit, for up to `quiescence` plies (0: none, the
-    evaluation at once); agent.rules.quiescence_value is its oracle.
     """
     cdef SearchState s
     cdef Board board
 
     def __cinit__(self, Board board, int tt_bits=20, int ordering=ORDER_ALL,
                   int eval_kind=EVAL_GREEDY_PAIR, bint alpha_beta=True, int reduction=0,
-                  int full_moves=4, int opponent_model=MODEL_NONE, bint frontier_shortcut=True,
-                  int quiescence=0, int hot_size=9):
+                  int full_moves=4, int opponent_model=MODEL_NONE, bint frontier_shortcut=True):
         if not 0 <= tt_bits <= 28:
             raise ValueError("tt_bits must be 0..28")
         if not (0 <= reduction <= 8 and full_moves >= 0):
             raise ValueError("reduction must be 0..8 and full_moves >= 0")
         if opponent_model not in (MODEL_NONE, MODEL_GREEDY):
             raise ValueError("opponent_model must be MODEL_NONE or MODEL_GREEDY")
-        if not (0 <= quiescence <= 8 and hot_size >= 1):
-            raise ValueError("quiescence must be 0..8 and hot_size >= 1")
         check_eval_kind(eval_kind)
         if not 0 <= ordering <= ORDER_ALL:
             raise ValueError("ordering must be a combination of ORDER_* flags")
@@ -332,8 +318,6 @@ cdef class Searcher:
         self.s.config.full_moves = full_moves
         self.s.config.opponent_model = opponent_model
         self.s.config.frontier_shortcut = frontier_shortcut
-        self.s.config.quiescence = quiescence
-        self.s.config.hot_size = hot_size
         self.s.ordering.flags = ordering
         self.s.root.move = NO_MOVE
         if tt_bits and alpha_beta and not table_allocate(&self.s.table, tt_bits):
@@ -353,7 +337,7 @@ cdef class Searcher:
         if max_nodes < 0:
             raise ValueError("max_nodes must be >= 0 (0: no cap)")
         depth = min(depth, self.board.pos.fruit)
-        plies = depth + 1 + self.s.config.quiescence
+        plies = depth + 1
         if not reserve_plies(&self.s.buffers, plies, max(self.board.pos.fruit, 1)):
             raise MemoryError(f"search buffers for {plies} plies")
         start_search(&self.s, deadline, max_nodes if max_nodes else INT64_MAX)
@@ -370,10 +354,6 @@ cdef class Searcher:
         result.tt_hits = self.s.stats.tt_hits
         result.tt_probes = self.s.stats.tt_probes
         return result
-
-    def next_generation(self):
-        """Age the table so entries of earlier searches give way (for reuse across moves)."""
-        table_next_generation(&self.s.table)
 
     def move_cell(self, key):
         """The (row, col) cell a group key names: the group's lowest cell in its leftmost column."""

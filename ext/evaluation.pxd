@@ -1,8 +1,8 @@
-# Contract of the evaluation unit (evaluation.pyx; needs groups.pxd before it): what the
-# horizon guesses is still to come in a position, from its mover's view. Every kind is
-# >= 0 (the mover takes a group at least as large as the opponent's next one): the
-# search's frontier pruning relies on it. agent/evaluations.py pairs each kind with its
-# plain-Python oracle and says how to add one.
+# Contract of the evaluation unit (evaluation.pyx): what the horizon guesses is still to
+# come in a position, from its mover's view. Every kind is >= 0 (the mover takes a group
+# at least as large as the opponent's next one): the search's frontier pruning relies on
+# it. agent/evaluations.py pairs each kind with its plain-Python oracle and says how to
+# add one. Uses position.pxd (play_group_unhashed) and groups.pxd.
 from libc.stdint cimport int32_t
 
 from core_types cimport Group, GroupList, Position
@@ -17,9 +17,13 @@ cpdef enum:
 
 cdef enum:
     EVAL_KINDS = 5           # the kinds above are 0 .. EVAL_KINDS - 1
+
+# The weights of the fitted kinds, written only here: agent/evaluations.py reads them
+# (agent._core.BLEND_PAIR etc.) for the oracles and the tuning tools.
+cpdef enum:
     # EVAL_PAIR_EXCHANGE's weights in thousandths: (PAIR * greedy pair + EXCHANGE * greedy
     # exchange + CONSTANT) / 1000, rounded, never below 0 (the 12x12 p4 fit of
-    # docs/research/2026-12-horizon-evaluation-log.md; agent/evaluations.py gives its oracle the same numbers).
+    # docs/research/2026-12-horizon-evaluation-log.md).
     BLEND_PAIR = 465
     BLEND_EXCHANGE = 325
     BLEND_CONSTANT = 4222

@@ -3,7 +3,7 @@
 # margin; the self-play figures behind the choice are in
 # docs/research/2026-12-core-speed-log.md, "Evaluation choice".
 from libc.stdint cimport int64_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 
 from core_types cimport MAX_GROUPS, MAX_N
 
@@ -51,37 +51,23 @@ cdef int32_t alternating_value(const GroupList *groups) noexcept nogil:
     return total
 
 
-cdef void child_summary(const GroupSummary *parent, const GroupList *band, const int32_t *band_singles,
-                        int band_lo, int band_hi, GroupSummary *child) noexcept nogil:
-    """The summary of a child from its parent's and the groups of its move's band, walked
-    in the child: those of two or more fruit in `band`, those of one counted by column in
-    `band_singles`. What child_census needs holds: every listed group is at least as
+cdef void summarize_child(const Position *pos, const Group *move, const GroupSummary *parent,
+                          GroupList *band, GroupSummary *child) noexcept nogil:
+    """The summary of `pos`, the position `move` leaves, from `parent` (of the groups of the
+    position it was played in) and a walk of the move's band, whose groups of two or more
+    fruit go into `band`. What child_census needs holds: every listed group is at least as
     large as every unlisted one, and multi_count > largest_count whenever some are unlisted
     (it is exact only when the parent's list was whole, else an upper bound)."""
-    cdef int i, c, floor = 0
-    cdef bint whole = parent.largest_count == parent.multi_count
-    cdef const Group *g
-    memcpy(child, parent, sizeof(GroupSummary))
-    child.largest_count = 0
-    for i in range(parent.largest_count):
-        g = parent.largest[i]
-        if not in_band(g, band_lo, band_hi):
-            child.largest[child.largest_count] = g
-            child.largest_count += 1
-    if whole:
+    cdef int band_lo, band_hi, singles, floor = 0
+    band_of(move, pos.n, &band_lo, &band_hi)
+    begin_child_summary(child, parent, band_lo, band_hi)
+    singles = walk_columns(pos, band_lo, band_hi, band, NULL, 0, NULL, child.singles) - band.count
+    keep_largest_beside(child, parent.largest, parent.largest_count, band_lo, band_hi)
+    if parent.largest_count == parent.multi_count:
         child.multi_count = child.largest_count
     else:
         floor = parent.largest[parent.largest_count - 1].size   # no unlisted group is larger
-    for c in range(band_lo, band_hi + 1):
-        child.all_singles += band_singles[c] - child.singles[c]
-        child.singles[c] = band_singles[c]
-    for i in range(band.count):
-        g = &band.groups[i]
-        if g.size >= floor:
-            keep_if_largest(child, g)
-        else:
-            child.multi_count += 1
-    child.ready = 1
+    add_band_groups(child, band, singles, floor)
 
 
 cdef bint census_of_summary(const GroupSummary *summary, GroupCensus *seen) noexcept nogil:
@@ -156,17 +142,11 @@ cdef void exchange_terms(const Position *pos, const Group *move, const GroupList
     runs out, all groups are single), the position is listed whole."""
     cdef GroupSummary own
     cdef GroupCensus seen
-    cdef int32_t band_singles[MAX_N]
     cdef const Group *largest[MAX_GROUPS]
-    cdef int i, count = 0, band_lo, band_hi, least = MAX_GROUPS     # above any reply
+    cdef int i, count = 0, least = MAX_GROUPS     # above any reply
     cdef bint whole
-    band_of(move, pos.n, &band_lo, &band_hi)
-    scratch.count = 0
-    scratch.pool = parent.pool
-    scratch.mask_start = scratch.mask_end = parent.mask_end
-    memset(band_singles, 0, sizeof(band_singles))
-    walk_columns(pos, band_lo, band_hi, scratch, NULL, 0, NULL, band_singles)
-    child_summary(summary, scratch, band_singles, band_lo, band_hi, &own)
+    start_list_after(scratch, parent)
+    summarize_child(pos, move, summary, scratch, &own)
     whole = not census_of_summary(&own, &seen) or own.largest_count == 0
     if not whole:
         while count < own.largest_count and own.largest[count].size == seen.first:

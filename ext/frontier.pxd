@@ -1,6 +1,6 @@
-# Contract of the frontier unit (frontier.pyx; needs groups.pxd before it): a node one ply
-# above the horizon (two, for a horizon worth 0) seen through its parent's list, without a
-# list of its own.
+# Contract of the frontier unit (frontier.pyx): a node one ply above the horizon (two, for
+# a horizon worth 0) seen through its parent's list, without a list of its own. Uses
+# groups.pxd.
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint32_t
 
 from core_types cimport MAX_GROUPS, MAX_N, Group, GroupList, Position

@@ -1,9 +1,9 @@
 # Frontier unit (contract: frontier.pxd): the moves of a node one ply above the horizon
-# (two for a horizon worth 0, see horizon.pyx) read from its parent's list instead of
+# (two for a horizon worth 0, see last_plies.pyx) read from its parent's list instead of
 # listed. Such nodes are almost all of a search, have hundreds of groups and are mostly
 # settled by their first move, so only short stretches of the parent's list, largest
 # first, are read for them.
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 
 from core_types cimport MAX_GROUPS
 
@@ -43,43 +43,14 @@ cdef inline int groups_from_size(const ParentIndex *index, int size) noexcept no
     return index.at_least[size if size <= index.largest_size + 1 else index.largest_size + 1]
 
 
-cdef void frontier_view(const GroupList *parent, const ParentIndex *index, const Group *move,
-                        const Position *child, int min_size, GroupList *band, FrontierView *view,
-                        GroupCensus *seen, GroupSummary *summary) noexcept nogil:
-    # The child's groups are the parent's away from the band and the band's. Of the kept
-    # ones only short stretches of the parent's, largest first, are read: the largest few
-    # for the summary, and the largest two below min_size; the rest are counts.
-    cdef int i, c, kept = 0
+cdef inline void count_unlisted(const ParentIndex *index, const GroupList *parent, const FrontierView *view,
+                           GroupCensus *seen) noexcept nogil:
+    """Into `seen`, the view's groups below its min_size: how many (up to 2, the most that
+    matters) and the largest of them."""
+    cdef int i, kept = 0
     cdef const Group *g
-    view.parent = parent
-    view.index = index
-    view.band = band
-    view.child = child
-    view.min_size = min_size
-    band_of(move, child.n, &view.band_lo, &view.band_hi)
-    memcpy(summary, &index.summary, sizeof(GroupSummary))
-    summary.multi_count = index.multi.ends_before[view.band_lo] + index.multi.starts_after[view.band_hi]
-    summary.largest_count = 0
-    for c in range(view.band_lo, view.band_hi + 1):
-        summary.all_singles -= summary.singles[c]
-        summary.singles[c] = 0
-    band.count = 0
-    band.pool = parent.pool
-    band.mask_start = band.mask_end = parent.mask_end
-    # the band's single fruit are most of its groups when there are many types, and seldom
-    # played this near the horizon: counted by column, not listed
-    view.unlisted_singles = walk_columns(child, view.band_lo, view.band_hi, band, NULL, 0, NULL,
-                                         summary.singles) - band.count
-    summary.all_singles += view.unlisted_singles
-    for i in range(parent.count):
-        g = index.by_size[i]
-        if g.size == 1 or summary.largest_count == SUMMARY_LARGEST:
-            break
-        if not in_band(g, view.band_lo, view.band_hi):
-            summary.largest[summary.largest_count] = g
-            summary.largest_count += 1
     memset(seen, 0, sizeof(GroupCensus))
-    for i in range(groups_from_size(index, min_size), parent.count):
+    for i in range(groups_from_size(index, view.min_size), parent.count):
         g = index.by_size[i]
         if not in_band(g, view.band_lo, view.band_hi):
             if kept == 0:
@@ -88,33 +59,42 @@ cdef void frontier_view(const GroupList *parent, const ParentIndex *index, const
             if kept == 2:
                 break
     seen.unlisted = kept
-    if min_size > 1 and view.unlisted_singles:
+    if view.min_size > 1 and view.unlisted_singles:
         seen.unlisted += view.unlisted_singles
         if seen.largest_unlisted < 1:
             seen.largest_unlisted = 1
-    for i in range(band.count):
-        g = &band.groups[i]
-        if g.size < min_size:
+    for i in range(view.band.count):
+        g = &view.band.groups[i]
+        if g.size < view.min_size:
             seen.unlisted += 1
             if g.size > seen.largest_unlisted:
                 seen.largest_unlisted = g.size
-        keep_if_largest(summary, g)
     if seen.unlisted > 2:
         seen.unlisted = 2
-    summary.ready = 1
 
 
-cdef inline void sort_by_rank(const Group **groups, int count) noexcept nogil:
-    """Insertion sort: for few groups, or groups nearly in rank order already."""
-    cdef int i, j
-    cdef const Group *g
-    for i in range(1, count):
-        g = groups[i]
-        j = i
-        while j > 0 and groups[j - 1].rank > g.rank:
-            groups[j] = groups[j - 1]
-            j -= 1
-        groups[j] = g
+cdef void frontier_view(const GroupList *parent, const ParentIndex *index, const Group *move,
+                        const Position *child, int min_size, GroupList *band, FrontierView *view,
+                        GroupCensus *seen, GroupSummary *summary) noexcept nogil:
+    # The child's groups are the parent's away from the band and the band's. Of the kept
+    # ones only short stretches of the parent's, largest first, are read: the largest few
+    # for the summary, and the largest two below min_size; the rest are counts.
+    view.parent = parent
+    view.index = index
+    view.band = band
+    view.child = child
+    view.min_size = min_size
+    band_of(move, child.n, &view.band_lo, &view.band_hi)
+    begin_child_summary(summary, &index.summary, view.band_lo, view.band_hi)
+    summary.multi_count = index.multi.ends_before[view.band_lo] + index.multi.starts_after[view.band_hi]
+    start_list_after(band, parent)
+    # the band's single fruit are most of its groups when there are many types, and seldom
+    # played this near the horizon: counted by column, not listed
+    view.unlisted_singles = walk_columns(child, view.band_lo, view.band_hi, band, NULL, 0, NULL,
+                                         summary.singles) - band.count
+    keep_largest_beside(summary, index.by_size, parent.count, view.band_lo, view.band_hi)
+    add_band_groups(summary, band, view.unlisted_singles, 0)
+    count_unlisted(index, parent, view, seen)
 
 
 cdef inline void list_band_singles(FrontierView *view) noexcept nogil:
@@ -166,45 +146,16 @@ cdef const Group *move_with_key(FrontierView *view, int key) noexcept nogil:
 
 
 cdef int all_moves(FrontierView *view, const Group **out) noexcept nogil:
-    """A merge of the parent's kept groups with the band's, both in rank order."""
-    cdef const Group *found[MAX_GROUPS]
-    cdef const Group *multi[MAX_GROUPS]
-    cdef int i, j = 0, k = 0, count = 0, found_count = 0, multi_count = 0
-    cdef const Group *g
-    for i in range(view.band.count):    # its groups of two or more fruit come first
-        if view.band.groups[i].size > 1 and view.band.groups[i].size >= view.min_size:
-            multi[multi_count] = &view.band.groups[i]
-            multi_count += 1
-    sort_by_rank(multi, multi_count)
+    """The parent's kept groups merged with the band's, both in rank order."""
+    cdef const Group *band[MAX_GROUPS]
+    cdef int i, count = 0
     list_band_singles(view)
-    for i in range(view.band.count):    # merged with its groups of one, in rank order already
-        g = &view.band.groups[i]
-        if g.size == 1 and view.min_size <= 1:
-            while k < multi_count and multi[k].rank < g.rank:
-                found[found_count] = multi[k]
-                found_count += 1
-                k += 1
-            found[found_count] = g
-            found_count += 1
-    while k < multi_count:
-        found[found_count] = multi[k]
-        found_count += 1
-        k += 1
-    for i in range(view.parent.count):
-        g = &view.parent.groups[i]
-        if g.size < view.min_size or in_band(g, view.band_lo, view.band_hi):
-            continue
-        while j < found_count and found[j].rank < g.rank:
-            out[count] = found[j]
+    for i in range(view.band.count):
+        if view.band.groups[i].size >= view.min_size:
+            band[count] = &view.band.groups[i]
             count += 1
-            j += 1
-        out[count] = g
-        count += 1
-    while j < found_count:
-        out[count] = found[j]
-        count += 1
-        j += 1
-    return count
+    sort_by_rank(band, count)
+    return merge_by_rank(view.parent, view.min_size, view.band_lo, view.band_hi, band, count, out)
 
 
 cdef int view_count(const FrontierView *view) noexcept nogil:

@@ -1,6 +1,6 @@
 # Contract of the groups unit (groups.pyx): a position's groups listed whole or built from
 # its parent's, their census, and the summaries that let a child be counted or evaluated
-# from its parent's groups and a walk near the move only.
+# from its parent's groups and a walk near the move only. Uses no other unit.
 from libc.stdint cimport int32_t, uint32_t
 
 from core_types cimport MAX_N, Group, GroupList, Position
@@ -29,6 +29,15 @@ ctypedef struct ColumnCounts:
     int32_t ends_before[MAX_N + 1]      # [c]: groups whose columns all lie left of c
     int32_t starts_after[MAX_N + 1]     # [c]: groups whose columns all lie right of c
 
+ctypedef struct PlyLists:
+    # A group list for each ply of a line of play, `room` groups each (the first position's
+    # fruit: no later one has more groups), all sharing one mask pool (see GroupList).
+    GroupList *lists
+    Group *storage              # the lists' groups, `room` per ply
+    uint32_t *pool              # the masks of all plies' lists, `room` per ply
+    int plies
+    int room
+
 cdef inline void band_of(const Group *move, int n, int *band_lo, int *band_hi) noexcept nogil:
     """The columns a move can change groups in: its own and one on each side."""
     band_lo[0] = move.lo - 1 if move.lo > 0 else 0
@@ -40,10 +49,81 @@ cdef inline bint in_band(const Group *g, int band_lo, int band_hi) noexcept nogi
     return g.hi >= band_lo and g.lo <= band_hi
 
 
+cdef inline void count_groups(GroupCensus *seen, int size, int count) noexcept nogil:
+    """Record `count` groups of `size` fruit among the two largest."""
+    if size > seen.first:
+        seen.second = seen.first
+        seen.first = size
+        count -= 1
+    if count > 0 and size > seen.second:
+        seen.second = size
+
+
+cdef inline void start_list_after(GroupList *out, const GroupList *parent) noexcept nogil:
+    """Make `out` an empty list whose masks go after those of `parent` (the ply above)."""
+    out.count = 0
+    out.pool = parent.pool
+    out.mask_start = out.mask_end = parent.mask_end
+
+
+# Groups or pointers to them: a list owns its groups, a node's moves point at them.
+ctypedef const Group *GroupRef
+ctypedef fused GroupItem:
+    Group
+    GroupRef
+
+
+cdef inline void sort_by_rank(GroupItem *groups, int count) noexcept nogil:
+    """Insertion sort by rank: for few groups, or groups nearly in rank order already."""
+    cdef int i, j
+    cdef GroupItem g
+    for i in range(1, count):
+        g = groups[i]
+        j = i
+        while j > 0 and groups[j - 1].rank > g.rank:
+            groups[j] = groups[j - 1]
+            j -= 1
+        groups[j] = g
+
+
+cdef inline int merge_by_rank(const GroupList *parent, int min_size, int band_lo, int band_hi,
+                              const GroupItem *band, int band_count, GroupItem *out) noexcept nogil:
+    """Into `out` in rank order, the groups of `parent` of at least `min_size` fruit that lie
+    beside the band, merged with `band` (in rank order); returns how many. A child's groups
+    are these with the band's walked in the child."""
+    cdef int i, j = 0, count = 0
+    cdef const Group *kept
+    for i in range(parent.count):
+        kept = &parent.groups[i]
+        if kept.size < min_size or in_band(kept, band_lo, band_hi):
+            continue
+        while j < band_count and band[j].rank < kept.rank:
+            out[count] = band[j]
+            count += 1
+            j += 1
+        if GroupItem is Group:
+            out[count] = kept[0]
+        else:
+            out[count] = kept
+        count += 1
+    while j < band_count:
+        out[count] = band[j]
+        count += 1
+        j += 1
+    return count
+
+
 cdef inline const uint32_t *group_masks(const GroupList *groups, const Group *group) noexcept nogil:
     """The masks of columns group.lo..group.hi."""
     return &groups.pool[group.mask_at]
 
+# Room for `plies` lists of `room` groups each in `lists` (zeroed before its first use; the
+# room must be the same on every call); False when the memory is not there (nothing lost).
+cdef bint reserve_lists(PlyLists *lists, int plies, int room) noexcept nogil
+# realloc `block[0]` to `size` bytes; False (the block left as it was) when the memory is
+# not there. For the other per-ply buffers of a search.
+cdef bint grow_block(void **block, size_t size) noexcept nogil
+cdef void free_lists(PlyLists *lists) noexcept nogil
 # Every group of `pos`, walking the whole board; `out` gets its masks from out.mask_start.
 cdef void list_groups(const Position *pos, GroupList *out) noexcept nogil
 # The groups of `child`, the position `move` (a group of `parent`) leaves: the parent's
@@ -54,6 +134,19 @@ cdef void list_child_groups(const GroupList *parent, const Group *move, const Po
 # The census of all groups; `min_size` says which count as listed.
 cdef void take_census(const GroupList *groups, int min_size, GroupCensus *seen) noexcept nogil
 cdef void summarize(const GroupList *groups, GroupSummary *summary) noexcept nogil
+# A child's summary from its parent's, around the walk of its move's band in the child:
+# begin_child_summary copies the parent's less the band's groups of one fruit (the walk
+# counts them back into child.singles) and with no largest groups; keep_largest_beside
+# takes the largest from the parent's groups of `by_size` (size descending) that lie
+# beside the band; add_band_groups adds the walk's groups: `band_singles` of one fruit,
+# those of `band` (two or more) kept if among the largest, or only counted when below
+# `floor` (no unlisted group of the parent is larger).
+cdef void begin_child_summary(GroupSummary *child, const GroupSummary *parent, int band_lo,
+                              int band_hi) noexcept nogil
+cdef void keep_largest_beside(GroupSummary *child, const Group *const *by_size, int count, int band_lo,
+                              int band_hi) noexcept nogil
+cdef void add_band_groups(GroupSummary *child, const GroupList *band, int band_singles,
+                          int floor) noexcept nogil
 # The two largest groups (seen.first, seen.second) of `child`, the position `move` leaves,
 # from the summary of the groups of the position it was played in; with `first_only`, the
 # largest alone (seen.second may then be too small). With `enough` > 0 the census may stop

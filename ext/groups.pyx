@@ -6,11 +6,44 @@
 # the move; every other group of the new position has fruit in the band and is found by
 # flood fills started there. A child's groups are the parent's away from the band plus a
 # walk of the band: a few columns instead of the board.
+from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
 
 from bits cimport ctz, popcount
 from core_types cimport MAX_GROUPS, MAX_N
 
+
+cdef bint grow_block(void **block, size_t size) noexcept nogil:
+    """realloc into `block[0]`, which is left as it was when the memory is not there."""
+    cdef void *grown = realloc(block[0], size)
+    if grown == NULL:
+        return False
+    block[0] = grown
+    return True
+
+
+cdef bint reserve_lists(PlyLists *lists, int plies, int room) noexcept nogil:
+    cdef int p
+    if plies <= lists.plies:
+        return True
+    if not (grow_block(<void **> &lists.lists, plies * sizeof(GroupList))
+            and grow_block(<void **> &lists.storage, plies * room * sizeof(Group))
+            and grow_block(<void **> &lists.pool, plies * room * sizeof(uint32_t))):
+        return False
+    for p in range(plies):      # the blocks may have moved
+        lists.lists[p].groups = lists.storage + p * room
+        lists.lists[p].pool = lists.pool
+    lists.lists[0].mask_start = 0
+    lists.plies = plies
+    lists.room = room
+    return True
+
+
+cdef void free_lists(PlyLists *lists) noexcept nogil:
+    free(lists.lists)
+    free(lists.storage)
+    free(lists.pool)
+    memset(lists, 0, sizeof(PlyLists))
 
 
 cdef inline uint32_t fill_column(uint32_t seeds, uint32_t fruit) noexcept nogil:
@@ -105,16 +138,6 @@ cdef inline void add_group(GroupList *out, int t, int lo, int hi, const uint32_t
     out.count += 1
 
 
-cdef inline void count_groups(GroupCensus *seen, int size, int count) noexcept nogil:
-    """Record `count` groups of `size` fruit among the two largest."""
-    if size > seen.first:
-        seen.second = seen.first
-        seen.first = size
-        count -= 1
-    if count > 0 and size > seen.second:
-        seen.second = size
-
-
 cdef inline uint32_t single_fruit(const uint32_t *fruit, int c, int n) noexcept nogil:
     """The fruit of column `c` of one type's plane with no neighbour of that type."""
     cdef uint32_t neighbours = (fruit[c] << 1) | (fruit[c] >> 1)
@@ -207,38 +230,14 @@ cdef void list_child_groups(const GroupList *parent, const Group *move, const Po
                             GroupList *out) noexcept nogil:
     cdef Group found[MAX_GROUPS]
     cdef GroupList band
-    cdef Group g
-    cdef const Group *kept
-    cdef int i, j, k = 0, band_lo, band_hi
+    cdef int band_lo, band_hi
     band_of(move, child.n, &band_lo, &band_hi)
+    start_list_after(&band, parent)
     band.groups = found
-    band.count = 0
-    band.pool = parent.pool
-    band.mask_start = band.mask_end = parent.mask_end
     walk_columns(child, band_lo, band_hi, &band, NULL, 0, NULL, NULL)
-    for i in range(1, band.count):      # insertion sort by rank: the walk nearly keeps it
-        g = found[i]
-        j = i
-        while j > 0 and found[j - 1].rank > g.rank:
-            found[j] = found[j - 1]
-            j -= 1
-        found[j] = g
-    j = 0
-    for i in range(parent.count):       # merge the groups the move left alone with the band's
-        kept = &parent.groups[i]
-        if in_band(kept, band_lo, band_hi):
-            continue
-        while j < band.count and found[j].rank < kept.rank:
-            out.groups[k] = found[j]
-            k += 1
-            j += 1
-        out.groups[k] = kept[0]
-        k += 1
-    while j < band.count:
-        out.groups[k] = found[j]
-        k += 1
-        j += 1
-    out.count = k
+    sort_by_rank(found, band.count)     # the walk nearly keeps it
+    # min_size 0: every group, and gcc drops the size test of the merge
+    out.count = merge_by_rank(parent, 0, band_lo, band_hi, <const Group *> found, band.count, out.groups)
     out.pool = parent.pool
     out.mask_start = parent.mask_end
     out.mask_end = band.mask_end
@@ -289,6 +288,41 @@ cdef void summarize(const GroupList *groups, GroupSummary *summary) noexcept nog
         else:
             keep_if_largest(summary, g)
     summary.ready = 1
+
+
+cdef void begin_child_summary(GroupSummary *child, const GroupSummary *parent, int band_lo,
+                              int band_hi) noexcept nogil:
+    cdef int c
+    memcpy(child, parent, sizeof(GroupSummary))
+    child.largest_count = 0
+    for c in range(band_lo, band_hi + 1):
+        child.all_singles -= child.singles[c]
+        child.singles[c] = 0
+
+
+cdef void keep_largest_beside(GroupSummary *child, const Group *const *by_size, int count, int band_lo,
+                              int band_hi) noexcept nogil:
+    cdef int i
+    cdef const Group *g
+    for i in range(count):
+        g = by_size[i]
+        if g.size == 1 or child.largest_count == SUMMARY_LARGEST:
+            break
+        if not in_band(g, band_lo, band_hi):
+            child.largest[child.largest_count] = g
+            child.largest_count += 1
+
+
+cdef void add_band_groups(GroupSummary *child, const GroupList *band, int band_singles,
+                          int floor) noexcept nogil:
+    cdef int i
+    child.all_singles += band_singles
+    for i in range(band.count):
+        if band.groups[i].size >= floor:
+            keep_if_largest(child, &band.groups[i])
+        else:
+            child.multi_count += 1
+    child.ready = 1
 
 
 cdef bint kept_census(const Group *move, int n, const GroupSummary *summary,

@@ -1,5 +1,7 @@
 # Ordering unit (contract: ordering.pxd): a node's moves scored (the table's move, then
-# group size, then history) and brought forward best first as the search takes them.
+# group size, then history) and brought forward best first as the search takes them; the
+# moves of a node read through its parent's list found first alone; the last plies' largest
+# groups tried first.
 
 cdef enum:
     SELECTED_MOVES = 3           # moves of a node picked one at a time before the rest are sorted
@@ -70,3 +72,61 @@ cdef void pick_next(const Group **order, int32_t *scores, int count, int i) noex
         tmp_score = scores[i]
         scores[i] = scores[best]
         scores[best] = tmp_score
+
+
+cdef const Group *first_view_move(const MoveOrdering *ordering, FrontierView *view,
+                                  uint16_t tt_move, const Group **scratch) noexcept nogil:
+    """The move the ordering tries first (scoring by size) among the view's, without
+    listing them all: the table's move, else of the largest ones the first in rank order
+    with the most history; NULL when there is none."""
+    cdef const Group *g
+    cdef const Group *best
+    cdef int i, count
+    if ordering.flags & ORDER_TT and tt_move != NO_MOVE:
+        g = move_with_key(view, tt_move)
+        if g != NULL:
+            return g
+    count = largest_moves(view, scratch)
+    if count == 0:
+        return NULL
+    best = scratch[0]
+    if ordering.flags & ORDER_HISTORY:
+        for i in range(1, count):
+            if capped_history(ordering, scratch[i].key) > capped_history(ordering, best.key):
+                best = scratch[i]
+    return best
+
+
+cdef int order_view_moves(const MoveOrdering *ordering, FrontierView *view, uint16_t tt_move,
+                          const Group **order, int32_t *scores, bint *lazy) noexcept nogil:
+    cdef int count
+    if ordering.flags & ORDER_SIZE:
+        order[0] = first_view_move(ordering, view, tt_move, order)
+        lazy[0] = order[0] != NULL
+        return lazy[0]
+    lazy[0] = False
+    count = all_moves(view, order)
+    score_moves(ordering, order, count, scores, tt_move)
+    return count
+
+
+cdef int order_rest_of_view(const MoveOrdering *ordering, FrontierView *view, uint16_t tt_move,
+                            const Group **order, int32_t *scores) noexcept nogil:
+    cdef int count = all_moves(view, order)
+    score_moves(ordering, order, count, scores, tt_move)
+    pick_next(order, scores, count, 0)
+    return count
+
+
+cdef int summary_moves_first(const MoveOrdering *ordering, const GroupSummary *summary,
+                             bint bounded, int ply) noexcept nogil:
+    # Below the root, when moves are bounded and ordered by size: mostly they settle the
+    # node, and the moves after them are no larger. The root orders all its moves.
+    if bounded and ordering.flags & ORDER_SIZE and ply > 0:
+        return summary.largest_count
+    return 0
+
+
+cdef bint none_larger_after(const MoveOrdering *ordering, const int32_t *scores,
+                            bint first_scored) noexcept nogil:
+    return ordering.flags & ORDER_SIZE and (not first_scored or scores[0] < TT_MOVE_SCORE)

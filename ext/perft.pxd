@@ -1,4 +1,4 @@
-# Contract of the perft unit (perft.pyx; needs position.pxd and groups.pxd before it).
+# Contract of the perft unit (perft.pyx). Uses position.pxd and groups.pxd.
 from libc.stdint cimport int64_t
 
 from core_types cimport Position

@@ -1,7 +1,7 @@
 # Perft unit (contract: perft.pxd): the number of move sequences of a given length, the
 # core's check against the rules and its speed yardstick. Each position's groups are
 # built from its parent's, the last ply only counts them, and nothing is hashed.
-from libc.stdlib cimport free, malloc
+from libc.string cimport memset
 
 
 cdef int64_t perft_below(const Position *pos, int depth, GroupList *lists) noexcept nogil:
@@ -29,30 +29,16 @@ cdef int64_t perft_below(const Position *pos, int depth, GroupList *lists) noexc
 
 
 cdef int64_t perft(const Position *pos, int depth) noexcept nogil:
-    cdef int plies = depth - 1 if depth > 1 else 1    # the last ply needs no list
-    cdef int room = pos.fruit if pos.fruit > 0 else 1
-    cdef GroupList *lists
-    cdef Group *groups
-    cdef uint32_t *pool
-    cdef int64_t leaves
-    cdef int p
+    cdef PlyLists lists
+    cdef int64_t leaves = -1
     if depth == 0:
         return 1    # the empty sequence
     if pos.fruit == 0:
         return 0
-    lists = <GroupList *> malloc(plies * sizeof(GroupList))
-    groups = <Group *> malloc(plies * room * sizeof(Group))
-    pool = <uint32_t *> malloc(plies * room * sizeof(uint32_t))
-    if lists == NULL or groups == NULL or pool == NULL:
-        leaves = -1
-    else:
-        for p in range(plies):
-            lists[p].groups = groups + p * room
-            lists[p].pool = pool
-        lists[0].mask_start = 0
-        list_groups(pos, lists)
-        leaves = perft_below(pos, depth, lists)
-    free(lists)
-    free(groups)
-    free(pool)
+    memset(&lists, 0, sizeof(PlyLists))
+    # the last ply needs no list
+    if reserve_lists(&lists, depth - 1 if depth > 1 else 1, pos.fruit):
+        list_groups(pos, lists.lists)
+        leaves = perft_below(pos, depth, lists.lists)
+    free_lists(&lists)
     return leaves

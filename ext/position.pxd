@@ -1,4 +1,5 @@
-# Contract of the position unit (position.pyx): Zobrist hashing and playing a group.
+# Contract of the position unit (position.pyx): Zobrist hashing, playing a group, and the
+# most points left. Uses no other unit.
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from core_types cimport Group, Position
@@ -12,3 +13,6 @@ cdef int32_t play_group(Position *child, const Position *pos, const Group *group
 # The same without the hash, where no table is probed: child.hash is left stale.
 cdef int32_t play_group_unhashed(Position *child, const Position *pos, const Group *group,
                                  const uint32_t *masks) noexcept nogil
+# The most points either side can still take from `pos` (each type's fruit squared): in a
+# search to the end, a bound of the node's value on both sides.
+cdef int32_t squares_bound(const Position *pos) noexcept nogil

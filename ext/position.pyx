@@ -100,3 +100,15 @@ cdef int32_t play_group(Position *child, const Position *pos, const Group *group
 cdef int32_t play_group_unhashed(Position *child, const Position *pos, const Group *group,
                                  const uint32_t *masks) noexcept nogil:
     return apply_group(child, pos, group, masks, False)
+
+
+cdef int32_t squares_bound(const Position *pos) noexcept nogil:
+    """The most points either side can still take: every fruit of a type in one group."""
+    cdef int t, c, count
+    cdef int32_t total = 0
+    for t in range(pos.types):
+        count = 0
+        for c in range(pos.n):
+            count += popcount(pos.plane[t][c])
+        total += count * count
+    return total

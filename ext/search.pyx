@@ -1,62 +1,42 @@
 # Search unit (contract: search.pxd). Negamax over the score difference: a node's value is
 # the mover's points minus the opponent's from here to the horizon. Alpha-beta with
-# principal-variation search, the table, move ordering (table move, then group size, then
-# history) and an evaluation at the horizon. Iterative deepening, aspiration windows and
-# the clock policy are the Python driver's (agent/search.py); this unit searches one depth
-# and stops at the hard CPU deadline, or the node cap, it is given.
+# principal-variation search, the table, move ordering (ordering.pyx) and an evaluation at
+# the horizon. Iterative deepening, aspiration windows and the time policy are the Python
+# driver's (agent/move/deepening.py, agent/move/timing.py); this unit searches one depth and
+# stops at the hard CPU deadline, or the node cap, it is given.
 from libc.math cimport sqrt
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free
 from libc.string cimport memset
-from posix.time cimport CLOCK_PROCESS_CPUTIME_ID, clock_gettime, timespec
 
 from core_types cimport MAX_GROUPS
-
-cdef enum:
-    CLOCK_POLL_NODES = 256       # ~1 ms of search on the largest boards
 
 # Told apart in the table when the opponent is modelled: the same board is worth something
 # else with us to move than with the modelled opponent to move.
 cdef uint64_t MODELLED_SIDE_KEY = 0x9E3779B97F4A7C15ULL
 
 
-cdef bint grow(void **block, size_t size) noexcept nogil:
-    cdef void *grown = realloc(block[0], size)
-    if grown == NULL:
-        return False
-    block[0] = grown
-    return True
-
-
 cdef bint reserve_plies(PlyBuffers *buffers, int plies, int room) noexcept nogil:
     cdef int p
     if plies <= buffers.plies:
         return True
-    if not (grow(<void **> &buffers.lists, plies * sizeof(GroupList))
-            and grow(<void **> &buffers.groups, plies * room * sizeof(Group))
-            and grow(<void **> &buffers.pool, plies * room * sizeof(uint32_t))
-            and grow(<void **> &buffers.order, plies * room * sizeof(Group *))
-            and grow(<void **> &buffers.scores, plies * room * sizeof(int32_t))
-            and grow(<void **> &buffers.summaries, plies * sizeof(GroupSummary))
-            and grow(<void **> &buffers.indexes, plies * sizeof(ParentIndex))
-            and grow(<void **> &buffers.by_size, plies * room * sizeof(Group *))
-            and grow(<void **> &buffers.played, plies * sizeof(Group *))):
+    if not (reserve_lists(&buffers.groups, plies, room)
+            and grow_block(<void **> &buffers.order, plies * room * sizeof(Group *))
+            and grow_block(<void **> &buffers.scores, plies * room * sizeof(int32_t))
+            and grow_block(<void **> &buffers.summaries, plies * sizeof(GroupSummary))
+            and grow_block(<void **> &buffers.indexes, plies * sizeof(ParentIndex))
+            and grow_block(<void **> &buffers.by_size, plies * room * sizeof(Group *))
+            and grow_block(<void **> &buffers.played, plies * sizeof(Group *))):
         return False
     # the stamps of the new plies' reply censuses start at 0 (never taken)
     memset(buffers.indexes + buffers.plies, 0, (plies - buffers.plies) * sizeof(ParentIndex))
-    for p in range(plies):      # the blocks may have moved
-        buffers.lists[p].groups = buffers.groups + p * room
-        buffers.lists[p].pool = buffers.pool
+    for p in range(plies):      # the block may have moved
         buffers.indexes[p].by_size = buffers.by_size + p * room
-    buffers.lists[0].mask_start = 0
     buffers.plies = plies
-    buffers.room = room
     return True
 
 
 cdef void free_plies(PlyBuffers *buffers) noexcept nogil:
-    free(buffers.lists)
-    free(buffers.groups)
-    free(buffers.pool)
+    free_lists(&buffers.groups)
     free(buffers.order)
     free(buffers.scores)
     free(buffers.summaries)
@@ -80,33 +60,37 @@ cdef uint64_t node_key(const SearchState *s, const Position *pos, int ply) noexc
     return pos.hash
 
 
-cdef inline double cpu_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef inline bint enter_node(SearchState *s) noexcept nogil:
-    """Count a node and look at the clock and the node cap now and then; True when the
-    search must stop."""
-    s.stats.nodes += 1
-    if s.stats.nodes % CLOCK_POLL_NODES == 0 and (
-        s.stats.nodes >= s.clock.node_limit or cpu_seconds() >= s.clock.deadline
-    ):
-        s.clock.stop = True
-    return s.clock.stop
-
-
-cdef inline int32_t evaluate_child(SearchState *s, const Position *child, int parent_ply) noexcept nogil:
-    """The evaluation of `child`, the position the move s.buffers.played[parent_ply] leaves."""
-    cdef GroupSummary *summary = &s.buffers.summaries[parent_ply]
-    cdef GroupList *parent = &s.buffers.lists[parent_ply]
+cdef inline int32_t horizon_value(SearchState *s, const Position *pos, int ply) noexcept nogil:
+    """The value of `pos`, a horizon node at `ply`: its evaluation, a guess. The ply's
+    list is the evaluation's scratch."""
+    cdef GroupSummary *summary = &s.buffers.summaries[ply - 1]
+    cdef GroupList *parent = &s.buffers.groups.lists[ply - 1]
+    s.stats.horizon_hits += 1
     if needs_summary(s.config.eval_kind) and not summary.ready:
         summarize(parent, summary)
-    return evaluate(s.config.eval_kind, child, s.buffers.played[parent_ply], parent, summary,
-                    &s.buffers.lists[parent_ply + 1])
+    return evaluate(s.config.eval_kind, pos, s.buffers.played[ply - 1], parent, summary,
+                    &s.buffers.groups.lists[ply])
 
-# ---------------------------------------------------------------- move choice
+
+cdef inline bint table_settles(SearchState *s, const TTEntry *entry, uint64_t key, int depth,
+                               int32_t alpha, int32_t beta, int ply, uint16_t *tt_move,
+                               int32_t *value) noexcept nogil:
+    """Probe `entry` for the node: its move into `tt_move`; True (its value in `value`)
+    when its bounds settle the node. Never at the root, which must name a move."""
+    if entry == NULL:
+        return False
+    s.stats.tt_probes += 1
+    if not entry_holds(entry, key):
+        return False
+    s.stats.tt_hits += 1
+    tt_move[0] = entry.move
+    if ply > 0 and entry_settles(entry, depth, alpha, beta, value):
+        if entry.depth != SOLVED_DEPTH:
+            s.stats.horizon_hits += 1
+        return True
+    return False
+
+# ---------------------------------------------------------------- listing the moves
 #
 # One ply above the horizon a move is worth its points minus the evaluation of the position
 # it leaves, and every evaluation is >= 0 (the opponent moves first in it), so a group of
@@ -133,225 +117,145 @@ cdef inline int32_t dropped_bound(SearchState *s, const Position *pos, const Gro
     return seen.largest_unlisted * seen.largest_unlisted
 
 
-cdef const Group *first_frontier_move(const MoveOrdering *ordering, FrontierView *view,
-                                      uint16_t tt_move, const Group **scratch) noexcept nogil:
-    """The move the ordering tries first (scoring by size) among the view's, without
-    listing them all: the table's move, else of the largest ones the first in rank order
-    with the most history; NULL when there is none."""
-    cdef const Group *g
-    cdef const Group *best
-    cdef int i, count
-    if ordering.flags & ORDER_TT and tt_move != NO_MOVE:
-        g = move_with_key(view, tt_move)
-        if g != NULL:
-            return g
-    count = largest_moves(view, scratch)
-    if count == 0:
-        return NULL
-    best = scratch[0]
-    if ordering.flags & ORDER_HISTORY:
-        for i in range(1, count):
-            if capped_history(ordering, scratch[i].key) > capped_history(ordering, best.key):
-                best = scratch[i]
-    return best
-
-# ---------------------------------------------------------------- quiescence
-#
-# Past the horizon a position whose groups include a hot one (of at least hot_size fruit)
-# is not quiet: the side to move may take it, and the evaluation alone misjudges what is
-# at stake. So the mover either stands on the evaluation or takes a hot group, for up to
-# config.quiescence plies. Standing pat keeps every horizon value >= the evaluation >= 0,
-# which the frontier's pruning relies on.
-
-
-cdef inline bint has_hot_group(SearchState *s, const Position *pos, int ply) noexcept nogil:
-    """Whether `pos`, the node at `ply`, has a group of hot_size fruit, from its parent's
-    summary and a walk of its move's band (its groups are not listed)."""
-    cdef GroupSummary *summary = &s.buffers.summaries[ply - 1]
-    cdef GroupCensus census
-    if not summary.ready:
-        summarize(&s.buffers.lists[ply - 1], summary)
-    child_census(pos, s.buffers.played[ply - 1], summary, &census, s.config.hot_size, True)
-    return census.first >= s.config.hot_size
-
-
-cdef void list_hot_node(SearchState *s, const Position *pos, int ply, bint parent_whole) noexcept nogil:
-    """The groups of `pos`, the node at `ply`, into its ply's list: from its parent's list
-    when that is whole, else (the parent's list holds only its band's groups, see
-    frontier_view) by a walk of the whole board, its masks after the parent's."""
-    cdef GroupList *groups = &s.buffers.lists[ply]
-    if parent_whole:
-        list_child_groups(&s.buffers.lists[ply - 1], s.buffers.played[ply - 1], pos, groups)
-    else:
-        groups.mask_start = s.buffers.lists[ply - 1].mask_end
-        list_groups(pos, groups)
-    s.buffers.summaries[ply].ready = 0
-    s.buffers.indexes[ply].ready = 0
-
-
-cdef int32_t quiesce(SearchState *s, const Position *pos, int plies_left, int32_t alpha, int32_t beta,
-                     int ply, bint parent_whole) noexcept nogil:
-    """The value of `pos`, a node at or past the horizon at `ply` (`parent_whole`: its
-    parent's list at ply - 1 holds all its groups): the larger of its evaluation and its hot
-    moves' values, each move searched likewise with one ply fewer left. Fail-soft in
-    (alpha, beta). Only a hot node's groups are listed."""
-    cdef GroupList *groups
-    cdef const Group **order
-    cdef int32_t *scores
-    cdef const Group *g
-    cdef Position child
-    cdef int i, count
-    cdef int32_t best, value, points
-    if pos.fruit == 0:
-        return 0
-    s.stats.horizon_hits += 1
-    best = evaluate_child(s, pos, ply - 1)     # first: it may use this ply's list as scratch
-    if plies_left == 0 or (s.config.alpha_beta and best >= beta) or not has_hot_group(s, pos, ply):
-        return best
-    if best > alpha:
-        alpha = best
-    groups = &s.buffers.lists[ply]
-    order = s.buffers.order + ply * s.buffers.room
-    scores = s.buffers.scores + ply * s.buffers.room
-    list_hot_node(s, pos, ply, parent_whole)
-    count = groups_of_size(groups, s.config.hot_size, MAX_GROUPS, order)
-    score_moves(&s.ordering, order, count, scores, NO_MOVE)
-    for i in range(count):
-        pick_next(order, scores, count, i)
-        g = order[i]
-        points = play_group(&child, pos, g, group_masks(groups, g))
-        s.buffers.played[ply] = g
-        value = points
-        if child.fruit:
-            if enter_node(s):
-                return 0
-            if s.config.alpha_beta:
-                value -= quiesce(s, &child, plies_left - 1, points - beta, points - alpha, ply + 1, True)
-            else:
-                value -= quiesce(s, &child, plies_left - 1, -INFINITE, INFINITE, ply + 1, True)
-            if s.clock.stop:
-                return 0
-        if value > best:
-            best = value
-            if value > alpha:
-                alpha = value
-                if s.config.alpha_beta and alpha >= beta:
-                    break
-    return best
-
-
-cdef inline int32_t horizon_value(SearchState *s, const Position *pos, int32_t alpha, int32_t beta,
-                                  int ply, bint parent_whole) noexcept nogil:
-    """The value of `pos`, a horizon node at `ply`: its evaluation, or its quiescence
-    search when the config asks for one."""
-    if s.config.quiescence:
-        return quiesce(s, pos, s.config.quiescence, alpha, beta, ply, parent_whole)
-    s.stats.horizon_hits += 1
-    return evaluate_child(s, pos, ply - 1)
-
-# ---------------------------------------------------------------- negamax
-
-
-cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alpha, int32_t beta,
-                     int ply) noexcept nogil:
-    cdef TTEntry *entry = NULL
-    cdef GroupList *groups
+cdef inline bint reads_parent_list(SearchState *s, int ply, bint frontier, bint last_plies) noexcept nogil:
+    """Whether the node at `ply` reads its moves through its parent's list (frontier_view)
+    instead of listing them: one ply above the horizon (unless the evaluation needs the
+    parent's list) and at the last plies. Not the parent's first child: at a cut node it
+    is the only one, and the parent's index would cost more than its list."""
     cdef ParentIndex *index
-    cdef const Group **order
-    cdef int32_t *scores
-    cdef Position child
-    cdef const Group *g
-    cdef int i, bound, reduce, count
-    cdef bint lazy = False, shortcut, last_plies
-    cdef FrontierView view
-    cdef int32_t best = -INFINITE, value, points, alpha_in = alpha
-    cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
-    cdef int64_t horizon_before = s.stats.horizon_hits
-    cdef GroupCensus census
-    # the opponent's nodes when it is modelled: its move is the model's, not its best
-    cdef bint modelled = s.config.opponent_model != MODEL_NONE and ply & 1
-    cdef uint64_t key = node_key(s, pos, ply)
-    # the root too: a depth-1 search (every instant move) then plays only what can raise alpha
-    cdef bint frontier = depth == 1 and s.config.alpha_beta and not modelled
-    if pos.fruit == 0 or enter_node(s):
-        return 0
-    if depth >= pos.fruit and s.config.alpha_beta and pos.fruit > 2:
-        bound = squares_bound(pos)
-        if bound <= alpha or -bound >= beta:
-            return bound if bound <= alpha else -bound
-    if depth == 0:
-        # No table probe here: a stored value from a deeper search may be negative, and
-        # the frontier's pruning below relies on the horizon value being the evaluation.
-        return horizon_value(s, pos, alpha, beta, ply, True)
-    entry = table_slot(&s.table, key)
-    if entry != NULL:
-        s.stats.tt_probes += 1
-        if entry_holds(entry, key):
-            s.stats.tt_hits += 1
-            tt_move = entry.move
-            if ply > 0 and entry_settles(entry, depth, alpha, beta, &value):
-                if entry.depth != SOLVED_DEPTH:
-                    s.stats.horizon_hits += 1
-                return value
+    if not (ply > 0 and s.config.frontier_shortcut and (
+            (frontier and not needs_parent_list(s.config.eval_kind)) or last_plies)):
+        return False
+    index = &s.buffers.indexes[ply - 1]
+    index.children += 1
+    return index.ready or index.children > 1
 
-    groups = &s.buffers.lists[ply]
-    order = s.buffers.order + ply * s.buffers.room
-    scores = s.buffers.scores + ply * s.buffers.room
+
+cdef int32_t view_moves(SearchState *s, const Position *pos, int32_t alpha, int ply, uint16_t tt_move,
+                        NodeMoves *moves) noexcept nogil:
+    """The moves of `pos`, the node at `ply`, read through its parent's list; returns the
+    bound of the moves dropped as unable to raise alpha."""
+    cdef ParentIndex *index = &s.buffers.indexes[ply - 1]
+    cdef GroupList *parent = &s.buffers.groups.lists[ply - 1]
+    cdef GroupCensus census
+    if not index.ready:
+        index_children(parent, pos.n, index)
+    frontier_view(parent, index, s.buffers.played[ply - 1], pos,
+                  1 if moves.last_plies else frontier_min_size(alpha), &s.buffers.groups.lists[ply],
+                  &moves.view, &census, &s.buffers.summaries[ply])
+    if moves.last_plies:
+        moves.count = view_count(&moves.view)
+        return -INFINITE
+    moves.count = order_view_moves(&s.ordering, &moves.view, tt_move, moves.order, moves.scores,
+                                   &moves.lazy)
+    return dropped_bound(s, pos, &census)
+
+
+cdef int32_t list_whole(SearchState *s, const Position *pos, int32_t alpha, int ply, uint16_t tt_move,
+                        bint frontier, bint modelled, NodeMoves *moves) noexcept nogil:
+    """The moves of `pos`, the node at `ply`, from its list, built whole: one ply above the
+    horizon those that can raise alpha, at a modelled node the largest groups, else all.
+    Returns the bound of the moves dropped as unable to raise alpha."""
+    cdef GroupList *groups = &s.buffers.groups.lists[ply]
+    cdef GroupCensus census
+    cdef int32_t dropped = -INFINITE
+    cdef int min_size
+    if ply == 0:
+        list_groups(pos, groups)
+    else:
+        list_child_groups(&s.buffers.groups.lists[ply - 1], s.buffers.played[ply - 1], pos, groups)
+    s.buffers.summaries[ply].ready = 0
+    if frontier:
+        min_size = frontier_min_size(alpha)
+        take_census(groups, min_size, &census)
+        moves.count = groups_of_size(groups, min_size, MAX_GROUPS, moves.order)
+        dropped = dropped_bound(s, pos, &census)
+    elif modelled:
+        take_census(groups, 1, &census)
+        moves.count = groups_of_size(groups, census.first, census.first, moves.order)
+    else:
+        moves.count = groups_of_size(groups, 1, MAX_GROUPS, moves.order)
+    if not moves.last_plies:
+        score_moves(&s.ordering, moves.order, moves.count, moves.scores, tt_move)
+    return dropped
+
+
+cdef inline int32_t list_moves(SearchState *s, const Position *pos, int depth, int32_t alpha, int ply,
+                               uint16_t tt_move, bint frontier, bint modelled,
+                               NodeMoves *moves) noexcept nogil:
+    """The one place that decides how the moves of `pos`, the node at `ply`, are had: listed
+    whole, or read through the parent's list (all, or the first alone: lazy), and at the
+    last plies left to two_plies_left to order. Returns the bound of the moves dropped as
+    unable to raise alpha (-INFINITE: none)."""
+    moves.order = s.buffers.order + ply * s.buffers.groups.room
+    moves.scores = s.buffers.scores + ply * s.buffers.groups.room
+    moves.lazy = False
+    moves.last_plies = depth == 2 and reads_last_plies(s)
     s.buffers.indexes[ply].ready = 0
     s.buffers.indexes[ply].children = 0
-    last_plies = depth == 2 and reads_last_plies(s)
-    shortcut = ply > 0 and s.config.frontier_shortcut and (
-        (frontier and not needs_parent_list(s.config.eval_kind)) or last_plies)
-    if shortcut:
-        # The parent's first child is listed whole: at a cut node it is the only one, and
-        # the index would cost more than the list.
-        index = &s.buffers.indexes[ply - 1]
-        index.children += 1
-        shortcut = index.ready or index.children > 1
-    if shortcut:
-        # Read from the parent's list, not listed: the children are valued from the
-        # summary. The first move is found alone, for it mostly settles the node.
-        if not index.ready:
-            index_children(&s.buffers.lists[ply - 1], pos.n, index)
-        frontier_view(&s.buffers.lists[ply - 1], index, s.buffers.played[ply - 1], pos,
-                      1 if last_plies else frontier_min_size(alpha), groups, &view, &census,
-                      &s.buffers.summaries[ply])
-        if last_plies:
-            count = view_count(&view)
-        elif s.ordering.flags & ORDER_SIZE:
-            best = dropped_bound(s, pos, &census)
-            order[0] = first_frontier_move(&s.ordering, &view, tt_move, order)
-            count = order[0] != NULL
-            lazy = count == 1
-        else:
-            best = dropped_bound(s, pos, &census)
-            count = all_moves(&view, order)
-    else:
-        if ply == 0:
-            list_groups(pos, groups)
-        else:
-            list_child_groups(&s.buffers.lists[ply - 1], s.buffers.played[ply - 1], pos, groups)
-        s.buffers.summaries[ply].ready = 0
-        if frontier:
-            take_census(groups, frontier_min_size(alpha), &census)
-            count = groups_of_size(groups, frontier_min_size(alpha), MAX_GROUPS, order)
-            best = dropped_bound(s, pos, &census)
-        elif modelled:
-            take_census(groups, 1, &census)
-            count = groups_of_size(groups, census.first, census.first, order)
-        else:
-            count = groups_of_size(groups, 1, MAX_GROUPS, order)
-    if ply == 0:
-        tt_move = s.root.move if s.root.move != NO_MOVE else tt_move
-    if last_plies:
-        best = two_plies_left(s, pos, groups, &view if shortcut else NULL, order, scores, count, tt_move,
-                              alpha, beta, ply, &best_move)
-        if s.clock.stop:
+    moves.viewed = reads_parent_list(s, ply, frontier, moves.last_plies)
+    if moves.viewed:
+        return view_moves(s, pos, alpha, ply, tt_move, moves)
+    return list_whole(s, pos, alpha, ply, tt_move, frontier, modelled, moves)
+
+# ---------------------------------------------------------------- searching them
+
+
+cdef inline int32_t late_move_value(SearchState *s, const Position *child, int32_t points, int i, int depth,
+                                    int32_t alpha, int32_t beta, int ply) noexcept nogil:
+    """Principal-variation search of a move after the first, the child at `ply`: in a null
+    window, and again in the full one only if it beats alpha. Late move reduction: a move
+    ordered late (a small group) is first searched shallower, and again at full depth only
+    if it beats alpha there; never where the full depth would reach the end of the game,
+    so exact solving stays exact."""
+    cdef int32_t value
+    cdef int reduce = 0
+    if s.config.reduction and i >= s.config.full_moves and depth >= 3 and depth - 1 < child.fruit:
+        reduce = s.config.reduction if s.config.reduction < depth - 1 else depth - 1
+    value = points - negamax(s, child, depth - 1 - reduce, points - alpha - 1, points - alpha, ply)
+    if reduce and value > alpha and not s.clock.stop:
+        value = points - negamax(s, child, depth - 1, points - alpha - 1, points - alpha, ply)
+    if alpha < value < beta:
+        value = points - negamax(s, child, depth - 1, points - beta, points - alpha, ply)
+    return value
+
+
+cdef inline int32_t move_value(SearchState *s, const Position *pos, const Group *g, int i, int depth,
+                               int32_t alpha, int32_t beta, int ply, bint frontier,
+                               Position *child) noexcept nogil:
+    """The value of `g`, the i-th move tried at the node `pos` at `ply`: its points less
+    the value of the position it leaves, played into `child`."""
+    cdef int32_t points = play_group(child, pos, g, group_masks(&s.buffers.groups.lists[ply], g))
+    s.buffers.played[ply] = g
+    if frontier:
+        # the child is a horizon node, whose value does not depend on the window: evaluate
+        # it once, rather than in a null window and again in the full one
+        if child.fruit == 0:
+            return points
+        if enter_node(s):
             return 0
-        count = 0
-    elif not lazy:
-        score_moves(&s.ordering, order, count, scores, tt_move)
-    i = 0
+        return points - horizon_value(s, child, ply + 1)
+    if not s.config.alpha_beta:
+        return points - negamax(s, child, depth - 1, -INFINITE, INFINITE, ply + 1)
+    if i == 0:
+        return points - negamax(s, child, depth - 1, points - beta, points - alpha, ply + 1)
+    return late_move_value(s, child, points, i, depth, alpha, beta, ply + 1)
+
+
+cdef inline int32_t search_moves(SearchState *s, const Position *pos, NodeMoves *moves, int depth,
+                                 int32_t alpha, int32_t beta, int ply, uint16_t tt_move, bint frontier,
+                                 int32_t best, uint16_t *best_move, Position *child) noexcept nogil:
+    """The node's best value, fail-soft, from `best` (the dropped moves' bound) on; its
+    move's key into `best_move`. `child` holds the position each move leaves."""
+    # locals, not the struct's fields: those would be read again after every call
+    cdef const Group **order = moves.order
+    cdef int32_t *scores = moves.scores
+    cdef int count = moves.count
+    cdef bint lazy = moves.lazy
+    cdef uint16_t move = NO_MOVE
+    cdef const Group *g
+    cdef int32_t value
+    cdef int i = 0
     while i < count:
         if not lazy:
             pick_next(order, scores, count, i)
@@ -361,60 +265,71 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
             if g.size < pos.fruit:
                 s.stats.horizon_hits += 1
         else:
-            points = play_group(&child, pos, g, group_masks(groups, g))
-            s.buffers.played[ply] = g
-            if frontier:
-                # the child is a horizon node, whose value does not depend on the window (a
-                # quiescence search's barely does): search it once, in the full window,
-                # rather than in a null window and again in the full one
-                value = points
-                if child.fruit:
-                    if enter_node(s):
-                        return 0
-                    value -= horizon_value(s, &child, points - beta, points - alpha, ply + 1, not shortcut)
-            elif not s.config.alpha_beta:
-                value = points - negamax(s, &child, depth - 1, -INFINITE, INFINITE, ply + 1)
-            elif i == 0:
-                value = points - negamax(s, &child, depth - 1, points - beta, points - alpha, ply + 1)
-            else:
-                # Late move reduction: a move ordered late (a small group) is first searched
-                # shallower, and again at full depth only if it beats alpha there. Never where
-                # the full depth would reach the end of the game, so exact solving stays exact.
-                reduce = 0
-                if s.config.reduction and i >= s.config.full_moves and depth >= 3 and depth - 1 < child.fruit:
-                    reduce = s.config.reduction if s.config.reduction < depth - 1 else depth - 1
-                value = points - negamax(s, &child, depth - 1 - reduce, points - alpha - 1, points - alpha, ply + 1)
-                if reduce and value > alpha and not s.clock.stop:
-                    value = points - negamax(s, &child, depth - 1, points - alpha - 1, points - alpha, ply + 1)
-                if alpha < value < beta:
-                    value = points - negamax(s, &child, depth - 1, points - beta, points - alpha, ply + 1)
-            if s.clock.stop:
-                return 0
-            if value > best:
-                best = value
-                best_move = g.key
-                if ply == 0:
-                    s.root.move = best_move
-                    s.root.value = best
-                if value > alpha:
-                    alpha = value
-                    if s.config.alpha_beta and alpha >= beta:
-                        s.ordering.history[g.key] += depth * depth
-                        break
-            if ply == 0:
-                s.root.moves_done += 1
+            value = move_value(s, pos, g, i, depth, alpha, beta, ply, frontier, child)
+            if s.clock.stop or fold_move_value(s, g, value, depth, ply, beta, &best, &move, &alpha):
+                break
         i += 1
         if lazy:
-            # The first move did not settle the node: all of them now, in the order the
-            # selection gives them, with the first already in its place.
+            # the first move did not settle the node: all of them now
             lazy = False
-            count = all_moves(&view, order)
-            score_moves(&s.ordering, order, count, scores, tt_move)
-            pick_next(order, scores, count, 0)
+            count = order_rest_of_view(&s.ordering, &moves.view, tt_move, order, scores)
+    best_move[0] = move
+    return best
 
+# ---------------------------------------------------------------- negamax
+
+
+cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alpha, int32_t beta,
+                     int ply) noexcept nogil:
+    cdef NodeMoves moves
+    # here, not in the helpers that play the moves: gcc inlines no function whose frame
+    # holds a Position (the frame would grow tenfold); a call per move cost 1.6% of the
+    # instructions of bench --set exact-8x8-endgames
+    cdef Position child
+    cdef TTEntry *entry
+    cdef int32_t best, value, alpha_in = alpha
+    cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
+    cdef int64_t horizon_before = s.stats.horizon_hits
+    # the opponent's nodes when it is modelled: its move is the model's, not its best
+    cdef bint modelled = s.config.opponent_model != MODEL_NONE and ply & 1
+    cdef uint64_t key = node_key(s, pos, ply)
+    # the root too: a depth-1 search (every instant move) then plays only what can raise alpha
+    cdef bint frontier = depth == 1 and s.config.alpha_beta and not modelled
+
+    # Step 1: the end of the game, and the clock (with the node cap).
+    if pos.fruit == 0 or enter_node(s):
+        return 0
+    # Step 2: the squares bound. Searched to the end, the node is worth at most the points
+    # left and at least minus them: a window beyond that is settled at once.
+    if depth >= pos.fruit and s.config.alpha_beta and pos.fruit > 2:
+        value = squares_bound(pos)
+        if value <= alpha:
+            return value
+        if -value >= beta:
+            return -value
+    # Step 3: the horizon. No table probe here: a stored value from a deeper search may be
+    # negative, and the frontier's pruning relies on the horizon value being the evaluation.
+    if depth == 0:
+        return horizon_value(s, pos, ply)
+    # Step 4: probe the table. Its move is tried first; at the root, the best move so far.
+    entry = table_slot(&s.table, key)
+    if table_settles(s, entry, key, depth, alpha, beta, ply, &tt_move, &value):
+        return value
+    if ply == 0 and s.root.move != NO_MOVE:
+        tt_move = s.root.move
+    # Step 5: list the moves (or read them through the parent's list), in order.
+    best = list_moves(s, pos, depth, alpha, ply, tt_move, frontier, modelled, &moves)
+    # Step 6: search them: at the last plies valued from group sizes, else one by one.
+    if moves.last_plies:
+        best = two_plies_left(s, pos, &moves, tt_move, alpha, beta, ply, &best_move)
+    else:
+        best = search_moves(s, pos, &moves, depth, alpha, beta, ply, tt_move, frontier, best, &best_move,
+                            &child)
+    if s.clock.stop:
+        return 0
+    # Step 7: store the result: solved when no horizon was met below.
     if entry != NULL:
-        bound = BOUND_UPPER if best <= alpha_in else (BOUND_LOWER if best >= beta else BOUND_EXACT)
-        if s.stats.horizon_hits == horizon_before:
-            depth = SOLVED_DEPTH
-        table_store(&s.table, entry, key, best, best_move, depth, bound)
+        table_store(entry, key, best, best_move,
+                    depth if s.stats.horizon_hits != horizon_before else SOLVED_DEPTH,
+                    BOUND_UPPER if best <= alpha_in else (BOUND_LOWER if best >= beta else BOUND_EXACT))
     return best

@@ -1,6 +1,6 @@
-# Contract of the table unit (table.pyx): the transposition table, depth-preferred with
-# aging, one entry per slot.
-from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint64_t
+# Contract of the table unit (table.pyx): the transposition table, depth-preferred, one
+# entry per slot. Uses no other unit.
+from libc.stdint cimport int8_t, int32_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:
     SOLVED_DEPTH = 127       # the stored subtree reached the end of the game everywhere
@@ -20,14 +20,12 @@ ctypedef struct TTEntry:
     int32_t upper
     uint16_t move         # Group.key of the best or refuting move
     int8_t depth
-    uint8_t age           # the search generation that stored it
 
 ctypedef struct Table:
     TTEntry *entries      # NULL: no table
     void *block           # the mapping that holds them, and its length
     size_t length
     uint64_t mask
-    uint8_t age           # the current search generation, 0..255
 
 # 2^bits zeroed entries; False when the memory is not there.
 cdef bint table_allocate(Table *table, int bits) noexcept nogil
@@ -42,7 +40,6 @@ cdef bint entry_settles(const TTEntry *entry, int depth, int32_t alpha, int32_t 
                         int32_t *value) noexcept nogil
 # Store a result (`bound` says which side of the value it proves) in `slot`: the bounds of
 # the same node at the same depth are merged; another node's entry gives way unless it is
-# deeper and of this generation.
-cdef void table_store(const Table *table, TTEntry *slot, uint64_t key, int32_t value,
+# deeper.
+cdef void table_store(TTEntry *slot, uint64_t key, int32_t value,
                       uint16_t move, int depth, int bound) noexcept nogil
-cdef void table_next_generation(Table *table) noexcept nogil

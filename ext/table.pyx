@@ -56,11 +56,11 @@ cdef bint entry_settles(const TTEntry *entry, int depth, int32_t alpha, int32_t 
     return False
 
 
-cdef void table_store(const Table *table, TTEntry *slot, uint64_t key, int32_t value,
+cdef void table_store(TTEntry *slot, uint64_t key, int32_t value,
                       uint16_t move, int depth, int bound) noexcept nogil:
     cdef int32_t lower = value if bound != BOUND_UPPER else -UNBOUNDED
     cdef int32_t upper = value if bound != BOUND_LOWER else UNBOUNDED
-    if entry_holds(slot, key) and slot.age == table.age and slot.depth >= depth:
+    if entry_holds(slot, key) and slot.depth >= depth:
         if slot.depth > depth:
             return                          # a deeper search's bounds are worth more
         if lower < slot.lower:              # the same search: both proofs hold
@@ -72,15 +72,11 @@ cdef void table_store(const Table *table, TTEntry *slot, uint64_t key, int32_t v
             upper = value if bound != BOUND_LOWER else UNBOUNDED
         if move == NO_MOVE:
             move = slot.move
-    elif not entry_holds(slot, key) and slot.age == table.age and slot.depth > depth:
-        return                              # another node's deeper entry of this search stays
+    elif not entry_holds(slot, key) and slot.depth > depth:
+        return                              # another node's deeper entry stays
     slot.check = <uint32_t>(key >> 32)
     slot.lower = lower
     slot.upper = upper
     slot.move = move
     slot.depth = depth
-    slot.age = table.age
 
-
-cdef void table_next_generation(Table *table) noexcept nogil:
-    table.age = table.age + 1

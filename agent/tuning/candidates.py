@@ -1,47 +1,20 @@
 """The candidates of issue 44 still in the core as players for a match: the agent as it
-plays, its horizon judged by the pair exchange or the largest exchange or extended by a
-quiescence search of hot moves, and the same at a fixed depth to compare judgement at
-equal depth (docs/research/2026-12-strength-log.md, "Past the search ceiling"; the rejected evaluations' players
-are at the commit named there).
+plays, its horizon judged by the pair exchange or the largest exchange, and the same at a
+fixed depth to compare judgement at equal depth (docs/research/2026-12-strength-log.md,
+"Past the search ceiling"; the quiescence candidate left the core: see
+docs/research/2026-12-06-removed-from-core.md).
 
-    python3 -m agent match py:agent.tuning.candidates:quiescence ours --in-process --paired ...
-    python3 -m agent match py:agent.tuning.candidates:quiescence_at_depth_4 \\
+    python3 -m agent match py:agent.tuning.candidates:largest_exchange_at_depth_4 \\
         py:agent.tuning.candidates:pair_exchange_at_depth_4 --in-process --paired ...
 """
 
 from agent.players import SearchPlayer
 
 EQUAL_DEPTH = 4
-# The quiescence candidate: past the horizon, up to QUIESCENCE_PLIES plies of moves that
-# take a group of at least HOT_SIZE fruit (Searcher's quiescence and hot_size).
-QUIESCENCE_PLIES = 2
-HOT_SIZE = 9
-QUIESCENCE = {"quiescence": QUIESCENCE_PLIES, "hot_size": HOT_SIZE}
-# Groups of 9 are rare in play on 26x26 p9 (both sides take the largest early): a hot size
-# that the search meets.
-QUIESCENCE_HOT_6 = {"quiescence": QUIESCENCE_PLIES, "hot_size": 6}
 
 
 def largest_exchange(depth=None) -> SearchPlayer:
     return SearchPlayer(depth=depth, evaluation="largest-exchange")
-
-
-def quiescence(depth=None) -> SearchPlayer:
-    """The agent with its own evaluation (the pair exchange when it was measured), the
-    horizon extended by the quiescence search."""
-    return SearchPlayer(depth=depth, core_options=QUIESCENCE, name=None if depth else "quiescence")
-
-
-def quiescence_at_depth_4() -> SearchPlayer:
-    return SearchPlayer(depth=EQUAL_DEPTH, evaluation="pair-exchange", core_options=QUIESCENCE)
-
-
-def quiescence_hot_6(depth=None) -> SearchPlayer:
-    return SearchPlayer(depth=depth, core_options=QUIESCENCE_HOT_6, name=None if depth else "quiescence-hot-6")
-
-
-def quiescence_hot_6_at_depth_4() -> SearchPlayer:
-    return SearchPlayer(depth=EQUAL_DEPTH, evaluation="pair-exchange", core_options=QUIESCENCE_HOT_6)
 
 
 def largest_exchange_at_depth_4() -> SearchPlayer:
@@ -92,8 +65,6 @@ VARIANTS = (
     ("pair-exchange", "pair-exchange", None),
     ("largest-exchange", "largest-exchange", None),
     ("greedy-pair", "greedy-pair", None),
-    ("quiescence", "pair-exchange", QUIESCENCE),
-    ("quiescence-6", "pair-exchange", QUIESCENCE_HOT_6),
 )
 
 

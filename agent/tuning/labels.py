@@ -31,10 +31,9 @@ import numpy as np
 
 from agent import rules
 from agent.cli_support import interrupted, number, open_regular_file, printable
-from agent.evaluations import LARGEST_WEIGHTS
+from agent.evaluations import LARGEST_WEIGHTS, PAIR_EXCHANGE_WEIGHTS
 from agent.tuning.fit import fit_ridge, held_out_games, r_squared
 
-PAIR_EXCHANGE_WEIGHTS = (465, 325, 4222)  # the core's BLEND_* (ext/evaluation.pxd)
 # The feature sets of issue 44's candidates (docs/research/2026-12-strength-log.md, "Past
 # the search ceiling"):
 # the largest exchange's fit gives the core's LARGEST_* weights (ext/evaluation.pxd)

@@ -58,15 +58,6 @@ def test_random_playouts_stay_in_step(grid, data):
         assert board.hash == board.hash_from_scratch()
 
 
-def test_pair_values_after_moves_are_the_greedy_pair_of_each_child():
-    """The pair's own hook; every evaluation kind is checked in test_core_evaluations.py."""
-    grid = random_grid(random.Random(3), 9, 3, 0.2)
-    values = Board(grid).pair_values_after_moves()
-    assert len(values) == len(rules.groups(grid))
-    for cell, value in values.items():
-        assert value == rules.greedy_pair_value(rules.play(grid, cell)[0]), cell
-
-
 def test_hash_distinguishes_positions_of_one_board_size():
     rng = random.Random(4)
     seen = {}

@@ -14,29 +14,10 @@ def test_the_players_search_with_their_candidate():
         assert (player.evaluation, player.limit.depth) == (evaluation, candidates.EQUAL_DEPTH)
 
 
-def test_the_quiescence_players_search_with_it():
-    on_the_clock, at_depth = candidates.quiescence(), candidates.quiescence_at_depth_4()
-    assert on_the_clock.limit is None and on_the_clock.evaluation is None and on_the_clock.name == "quiescence"
-    assert (at_depth.evaluation, at_depth.limit.depth) == ("pair-exchange", candidates.EQUAL_DEPTH)
-    for player in (on_the_clock, at_depth):
-        assert player.core_options == {"quiescence": 2, "hot_size": 9}
-    for player in (candidates.quiescence_hot_6(), candidates.quiescence_hot_6_at_depth_4()):
-        assert player.core_options == {"quiescence": 2, "hot_size": 6}
-
-
-def test_a_quiescence_player_plays_a_legal_move():
-    from agent import rules
-    from agent.board import Board
-
-    grid = rules.random_board(5, 8, 3)
-    move = candidates.quiescence(depth=3).choose(Board(grid), 10.0)
-    assert any((move.row, move.col) in group for group in rules.groups(grid))
-
-
 def test_speeds_names_every_variant_with_a_rate():
-    variants = [v for v in candidates.VARIANTS if v[0] in ("pair-exchange", "largest-exchange", "quiescence")]
+    variants = [v for v in candidates.VARIANTS if v[0] in ("pair-exchange", "largest-exchange")]
     rates = candidates.speeds(variants, size=6, types=3, depth=2, boards=(1,), plies=(0, 2))
-    assert set(rates) == {"pair-exchange", "largest-exchange", "quiescence"}
+    assert set(rates) == {"pair-exchange", "largest-exchange"}
     assert all(rate > 0 and seconds > 0 for rate, seconds in rates.values())
 
 

@@ -83,10 +83,10 @@ def test_the_greedy_exchange_counts_the_merge_the_first_move_makes():
 
 def test_the_blend_of_pair_and_exchange_is_whole_and_never_below_zero():
     # greedy pair 5 and greedy exchange 5: (465 * 5 + 325 * 5 + 4222) / 1000 = 8.172
-    assert rules.pair_exchange_blend(STACKED) == 8
+    assert rules.pair_exchange_blend(STACKED, (465, 325, 4222)) == 8
     assert rules.pair_exchange_blend(STACKED, (1000, 0, 500)) == 6  # 5.5 rounds up
     assert rules.pair_exchange_blend(STACKED, (1000, 1000, -20_000)) == 0
-    assert rules.pair_exchange_blend(("**", "**")) == 0
+    assert rules.pair_exchange_blend(("**", "**"), (465, 325, 4222)) == 0
 
 
 def test_a_large_group_to_take_now():

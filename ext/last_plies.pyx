@@ -1,14 +1,15 @@
-# Horizon unit (contract: horizon.pxd). With the horizon worth 0 the last ply is the largest
-# group's square, so a move two plies above it is worth its points minus the square of the
-# largest group it leaves: one walk of the move's band (child_census), no node below it.
-# Before that walk the move is bounded by the largest group it leaves untouched (one whose
-# columns it does not meet keeps every fruit and can only grow): most moves of a node are
-# settled by that bound alone.
+# Last plies unit (contract: last_plies.pxd). With the horizon worth 0 the last ply is the
+# largest group's square, so a move two plies above it is worth its points minus the square
+# of the largest group it leaves: one walk of the move's band (child_census), no node below
+# it. Before that walk the move is bounded by the largest group it leaves untouched (one
+# whose columns it does not meet keeps every fruit and can only grow): most moves of a node
+# are settled by that bound alone.
+from libc.math cimport sqrt
+from libc.string cimport memset
 
 
 cdef bint reads_last_plies(const SearchState *s) noexcept nogil:
-    return (s.config.eval_kind == EVAL_NONE and s.config.quiescence == 0 and s.config.alpha_beta
-            and s.config.opponent_model == MODEL_NONE)
+    return s.config.eval_kind == EVAL_NONE and s.config.alpha_beta and s.config.opponent_model == MODEL_NONE
 
 
 cdef inline int32_t largest_kept(const GroupSummary *summary, const Group *move) noexcept nogil:
@@ -63,9 +64,9 @@ cdef inline bint reply_census(const Position *pos, const GroupList *groups, cons
     return True
 
 
-cdef inline int32_t move_value(SearchState *s, const Position *pos, const GroupList *groups,
-                               const GroupSummary *summary, const FrontierView *view, const Group *g,
-                               int32_t alpha, bint bounded) noexcept nogil:
+cdef inline int32_t move_value_from_sizes(SearchState *s, const Position *pos, const GroupList *groups,
+                                          const GroupSummary *summary, const FrontierView *view,
+                                          const Group *g, int32_t alpha, bint bounded) noexcept nogil:
     """The value of move `g`: exact, or (`bounded`) an upper bound when that is <= alpha."""
     cdef int32_t points = <int32_t>g.size * g.size
     cdef int kept
@@ -90,78 +91,49 @@ cdef inline int32_t move_value(SearchState *s, const Position *pos, const GroupL
     return points - census.first * census.first
 
 
-cdef int32_t two_plies_left(SearchState *s, const Position *pos, const GroupList *groups,
-                            FrontierView *view, const Group **order, int32_t *scores, int count,
-                            uint16_t tt_move, int32_t alpha, int32_t beta, int ply,
-                            uint16_t *best_move) noexcept nogil:
+cdef int32_t two_plies_left(SearchState *s, const Position *pos, NodeMoves *moves, uint16_t tt_move,
+                            int32_t alpha, int32_t beta, int ply, uint16_t *best_move) noexcept nogil:
+    cdef const GroupList *groups = &s.buffers.groups.lists[ply]
     cdef GroupSummary *summary = &s.buffers.summaries[ply]
+    cdef FrontierView *view = &moves.view if moves.viewed else NULL
+    cdef const Group **order = moves.order
+    cdef int32_t *scores = moves.scores
+    cdef int count = moves.count
     cdef const Group *g
     cdef int i, listed
     cdef int32_t best = -INFINITE, value
     # with two groups or fewer every move is played: a reply may end the game, and its
     # value is then exact
     cdef bint bounded = count > 2
-    cdef bint largest_first = s.ordering.flags & ORDER_SIZE
     best_move[0] = NO_MOVE
     if not summary.ready:
         summarize(groups, summary)
-    # Below the root the largest moves come straight from the summary, unordered: mostly
-    # they settle the node, and the moves after them are no larger.
-    listed = summary.largest_count if bounded and largest_first and ply > 0 else 0
+    listed = summary_moves_first(&s.ordering, summary, bounded, ply)
     for i in range(listed + count):
         if i < listed:
             g = summary.largest[i]
-        elif i == listed and listed:
-            if summary.largest_count == summary.multi_count and alpha >= 0:
-                # only groups of one fruit are left, each worth at most 1 - 1
-                s.stats.horizon_hits += 1
-                return best if best >= 0 else 0
-            if view != NULL:
-                all_moves(view, order)
-            score_moves(&s.ordering, order, count, scores, tt_move)   # then all of them, in order
-            pick_next(order, scores, count, 0)
-            g = order[0]
         else:
-            if i == 0:
+            if i == listed:
+                if listed and summary.largest_count == summary.multi_count and alpha >= 0:
+                    # only groups of one fruit are left, each worth at most 1 - 1
+                    s.stats.horizon_hits += 1
+                    return best if best >= 0 else 0
                 if view != NULL:
                     all_moves(view, order)
                 score_moves(&s.ordering, order, count, scores, tt_move)
             pick_next(order, scores, count, i - listed)
             g = order[i - listed]
-        if (bounded and largest_first and <int32_t>g.size * g.size - 1 <= alpha
-                and (i != listed or scores[0] < TT_MOVE_SCORE)):
-            # no move after this one is larger (the table's move may come first, out of
-            # size order): none can raise alpha
+        if (bounded and <int32_t>g.size * g.size - 1 <= alpha
+                and none_larger_after(&s.ordering, scores, i == listed)):
+            # none of the moves after this one can raise alpha either
             s.stats.horizon_hits += 1
             if <int32_t>g.size * g.size - 1 > best:
                 best = <int32_t>g.size * g.size - 1
             break
-        value = move_value(s, pos, groups, summary, view, g, alpha, bounded)
+        value = move_value_from_sizes(s, pos, groups, summary, view, g, alpha, bounded)
         if s.clock.stop:
             return 0
-        if value > best:
-            best = value
-            best_move[0] = g.key
-            if ply == 0:
-                s.root.move = g.key
-                s.root.value = best
-            if value > alpha:
-                alpha = value
-                if alpha >= beta:
-                    s.ordering.history[g.key] += 4
-                    break
-        if ply == 0:
-            s.root.moves_done += 1
+        # the reward of a cutoff here is that of a search two plies deep
+        if fold_move_value(s, g, value, 2, ply, beta, &best, best_move, &alpha):
+            break
     return best
-
-
-cdef int32_t squares_bound(const Position *pos) noexcept nogil:
-    """The most points either side can still take: every fruit of a type in one group."""
-    cdef int t, c, count
-    cdef int32_t total = 0
-    for t in range(pos.types):
-        count = 0
-        for c in range(pos.n):
-            count += popcount(pos.plane[t][c])
-        total += count * count
-    return total
