@@ -121,8 +121,9 @@ def take_turn(
         return Turn(cpu, fault=FAULT_TIME, reason=f"ran out of time: still thinking after {cpu:.3f} s CPU")
     if isinstance(answer, SystemExit):
         return Turn(cpu, fault=FAULT_INVALID, reason=f"tried to end its process: SystemExit({answer.code!r:.60})")
-    if isinstance(answer, Exception):
-        return Turn(cpu, fault=FAULT_INVALID, reason=f"raised {type(answer).__name__}: {answer}"[:300])
+    if isinstance(answer, BaseException):
+        said = f": {answer}" if str(answer) else ""
+        return Turn(cpu, fault=FAULT_INVALID, reason=f"raised {type(answer).__name__}{said}"[:300])
     if not isinstance(answer, Move):
         return Turn(cpu, fault=FAULT_INVALID, reason=f"answered {type(answer).__name__} {answer!r:.60}, not a Move")
     try:

@@ -66,6 +66,13 @@ def raise_lost_stop() -> None:
         raise KeyboardInterrupt
 
 
+def interrupt_came() -> bool:
+    """Whether a KeyboardInterrupt just raised may be a signal's: a stop signal came (see
+    stop_signals_interrupt), or Ctrl-C meets Python's own handler, which raises it. Else
+    code raised it itself (an in-process player's)."""
+    return _stop_pending or signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def _not_ignored(numbers) -> list:
     """Those of `numbers` not set ignored (nohup's SIGHUP stays ignored)."""
     return [number for number in numbers if signal.getsignal(number) is not signal.SIG_IGN]
