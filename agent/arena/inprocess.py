@@ -15,7 +15,7 @@ import signal
 import threading
 import time
 
-from agent.arena.processes.stop_signals import Stopping, interrupt_came
+from agent.arena.processes.stop_signals import stops_the_run
 
 
 class OutOfTime(BaseException):
@@ -74,14 +74,10 @@ def timed_choose(player, board, clock_left: float, grace: float) -> tuple:
             answer = player.choose(board, clock_left)
     except OutOfTime:
         return None, time.process_time() - start, True
-    except Stopping:
-        raise
-    except KeyboardInterrupt as error:
-        if interrupt_came():  # the user's: the match stops
+    except BaseException as error:
+        if stops_the_run(error):
             raise
-        return error, time.process_time() - start, False
-    except BaseException as error:  # the player's fault (sys.exit too): it loses the game, the match goes on
-        return error, time.process_time() - start, False
+        return error, time.process_time() - start, False  # the player's (sys.exit too): it loses the game
     finally:
         _reopen_closed_standard_descriptors()
     return answer, time.process_time() - start, False

@@ -105,6 +105,9 @@ PLAYERS = textwrap.dedent(
     def ends_in_factory():
         os._exit(0)
 
+    def interrupts_in_factory():
+        raise KeyboardInterrupt
+
     blocks = functools.partial(Ender, "blocks")
     disarms = functools.partial(Ender, "disarms")
     c_call = functools.partial(Ender, "c_call")
@@ -254,6 +257,9 @@ def test_a_player_that_exits_at_import_or_whose_factory_fails_is_refused_with_it
     done = run_in(folder, "match", "py:enders:boom", "greedy", *GAMES)
     assert done.returncode == 2 and "raised RuntimeError: boom\\x1b[2J" in done.stderr
     assert "\x1b" not in done.stderr and "Traceback" not in done.stderr
+    done = run_in(folder, "match", "py:enders:interrupts_in_factory", "greedy", *GAMES)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.endswith("interrupts_in_factory() raised KeyboardInterrupt\n")
 
 
 @pytest.mark.parametrize("where", ["import", "factory"])
