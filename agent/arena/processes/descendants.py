@@ -31,9 +31,9 @@ def end_descendants(spared: frozenset = frozenset()) -> None:
     """SIGKILL every child of this process but the `spared` pids, and reap them, until none
     is left: as each dies, its own children become ours, so the tree comes down level by
     level. One we may not signal (a set-user-id program's) is left."""
-    spared = set(spared)
+    left_alone = set(spared)
     while True:
-        doomed = [pid for pid in _children() if pid not in spared]
+        doomed = [pid for pid in _children() if pid not in left_alone]
         if not doomed:
             return
         for pid in doomed:
@@ -42,8 +42,8 @@ def end_descendants(spared: frozenset = frozenset()) -> None:
             except ProcessLookupError:
                 pass
             except PermissionError:  # another user's now (a set-user-id program): never waited for
-                spared.add(pid)
-        for pid in set(doomed) - spared:
+                left_alone.add(pid)
+        for pid in set(doomed) - left_alone:
             try:
                 os.waitpid(pid, 0)
             except ChildProcessError:  # reaped meanwhile (a Popen's wait in another thread)
@@ -79,7 +79,7 @@ def end_tree(pid: int) -> None:
 TREE_LIMIT = 5.0  # seconds for end_tree's killed processes to die
 
 
-def _below(pid: int) -> list:
+def _below(pid: int) -> list[int]:
     """Every process below `pid`, at any depth."""
     found, level = [], [pid]
     while level:
@@ -97,12 +97,12 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _children(pid: Optional[int] = None) -> set:
+def _children(pid: Optional[int] = None) -> set[int]:
     """The children of process `pid` (this one when None), of all its threads: an orphan
     is given to any of them."""
     pid = os.getpid() if pid is None else pid
     try:
-        found = set()
+        found: set[int] = set()
         for thread in os.listdir(f"/proc/{pid}/task"):
             with open(f"/proc/{pid}/task/{thread}/children") as handle:
                 found.update(int(word) for word in handle.read().split())
