@@ -20,6 +20,7 @@ raises, overruns its clock or answers with something that is not a move.
 
 from __future__ import annotations
 
+import signal
 import time
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol
@@ -206,8 +207,10 @@ def player_from_python(text: str, **params: Any) -> Player:
         module = _import_like_python_m(module_name)
     except ImportError as error:
         raise ValueError(f"{text!r}: cannot import {module_name}: {error}") from None
-    except (Exception, SystemExit) as error:  # the user's module failed (or exited) while importing
-        raise ValueError(f"{text!r}: importing {module_name} raised {type(error).__name__}: {error}") from None
+    except BaseException as error:  # the user's module failed (or exited) while importing
+        if _ctrl_c_may_have_raised(error):
+            raise
+        raise ValueError(f"{text!r}: importing {module_name} raised {what_was_raised(error)}") from None
     factory: Any = module
     for part in attribute.split("."):
         factory = getattr(factory, part, None)
@@ -217,8 +220,10 @@ def player_from_python(text: str, **params: Any) -> Player:
         raise ValueError(f"{text!r}: {attribute} is not callable")
     try:
         player: Player = factory(**params)
-    except (Exception, SystemExit) as error:
-        raise ValueError(f"{text!r}: {attribute}() raised {type(error).__name__}: {error}") from None
+    except BaseException as error:
+        if _ctrl_c_may_have_raised(error):
+            raise
+        raise ValueError(f"{text!r}: {attribute}() raised {what_was_raised(error)}") from None
     if not callable(getattr(player, "choose", None)):
         raise ValueError(
             f"{text!r}: {attribute}() gave {type(player).__name__}, which has no choose(board, clock_left)"
@@ -229,6 +234,18 @@ def player_from_python(text: str, **params: Any) -> Player:
         except AttributeError:
             pass
     return player
+
+
+def _ctrl_c_may_have_raised(error: BaseException) -> bool:
+    """Whether `error` is a KeyboardInterrupt that may be the user's Ctrl-C: not where
+    Ctrl-C is ignored (a match's worker processes), where only code raises one."""
+    return isinstance(error, KeyboardInterrupt) and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+
+
+def what_was_raised(error: BaseException) -> str:
+    """Its type and, when it has one, its text: "KeyboardInterrupt", "RuntimeError: boom"."""
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def _import_like_python_m(module_name: str) -> ModuleType:

@@ -10,11 +10,12 @@ the turn is charged and judged afterwards but cannot be cut short."""
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
 
-from agent.arena.processes.stop_signals import Stopping
+from agent.arena.processes.stop_signals import stops_the_run
 
 
 class OutOfTime(BaseException):
@@ -65,15 +66,33 @@ CPU_SLACK = 0.05
 
 def timed_choose(player, board, clock_left: float, grace: float) -> tuple:
     """(what choose returned or the exception it raised, CPU seconds, True when it was
-    stopped for overrunning). `grace`: wall seconds a player may block past its clock."""
+    stopped for overrunning). `grace`: wall seconds a player may block past its clock.
+    A KeyboardInterrupt is the player's own unless a stop signal or Ctrl-C raised it."""
     start = time.process_time()
     try:
         with _Timers(clock_left + CPU_SLACK, clock_left + grace):
             answer = player.choose(board, clock_left)
     except OutOfTime:
         return None, time.process_time() - start, True
-    except Stopping:
-        raise
-    except (Exception, SystemExit) as error:  # the player's fault (sys.exit too): it loses the game, the match goes on
-        return error, time.process_time() - start, False
+    except BaseException as error:
+        if stops_the_run(error):
+            raise
+        return error, time.process_time() - start, False  # the player's (sys.exit too): it loses the game
+    finally:
+        _reopen_closed_standard_descriptors()
     return answer, time.process_time() - start, False
+
+
+def _reopen_closed_standard_descriptors() -> None:
+    """/dev/null on whichever of descriptors 0, 1 and 2 the player closed: else the next
+    file the referee opens takes that number, and the player's next close or write to
+    it (or a program started with it as its stdout) hits the referee's file."""
+    for descriptor in (0, 1, 2):
+        try:
+            os.fstat(descriptor)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free number: `descriptor`
+            if null != descriptor:
+                os.dup2(null, descriptor)
+                os.close(null)
+            os.set_inheritable(descriptor, True)

@@ -18,6 +18,7 @@ from agent.arena.command_player import CommandPlayer
 from agent.arena.inprocess import timed_choose
 from agent.arena.turns import DEFAULT_GRACE, FAULT_INVALID, FAULT_TIME, Turn
 from agent.board import Board, Move
+from agent.players import what_was_raised
 from agent.rules import is_empty
 
 if TYPE_CHECKING:
@@ -121,8 +122,8 @@ def take_turn(
         return Turn(cpu, fault=FAULT_TIME, reason=f"ran out of time: still thinking after {cpu:.3f} s CPU")
     if isinstance(answer, SystemExit):
         return Turn(cpu, fault=FAULT_INVALID, reason=f"tried to end its process: SystemExit({answer.code!r:.60})")
-    if isinstance(answer, Exception):
-        return Turn(cpu, fault=FAULT_INVALID, reason=f"raised {type(answer).__name__}: {answer}"[:300])
+    if isinstance(answer, BaseException):
+        return Turn(cpu, fault=FAULT_INVALID, reason=f"raised {what_was_raised(answer)}"[:300])
     if not isinstance(answer, Move):
         return Turn(cpu, fault=FAULT_INVALID, reason=f"answered {type(answer).__name__} {answer!r:.60}, not a Move")
     try:

@@ -5,8 +5,11 @@ run go on to their table, and nothing is left in TMPDIR."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -16,7 +19,8 @@ import pytest
 from paths import PROJECT_ROOT
 
 from agent import Board, GreedyPlayer
-from agent.arena.referee import lost_by_the_mover, play_game
+from agent.arena.referee import lost_by_the_mover, play_game, take_turn
+from agent.arena.turns import FAULT_INVALID
 
 pytestmark = pytest.mark.slow
 
@@ -40,6 +44,20 @@ PLAYERS = textwrap.dedent(
                     open(marker, "w").close()
                     os.kill(os.getpid(), signal.SIGKILL)
                 return super().choose(board, clock_left)
+            if self.how == "closes":
+                os.close(1)
+                os.close(2)
+                return super().choose(board, clock_left)
+            if self.how == "interrupts":
+                raise KeyboardInterrupt
+            if self.how == "base_exception":
+                raise Odd("odd")
+            if self.how in ("forks", "escapes"):
+                leave_a_sleeper(self.how == "escapes")
+                return super().choose(board, clock_left)
+            if self.how == "escapes_and_hangs":
+                leave_a_sleeper(True)
+                sum(range(10**11))
             # the others are players their own timers cannot stop
             if self.how == "blocks":
                 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGPROF})
@@ -51,7 +69,33 @@ PLAYERS = textwrap.dedent(
             while True:
                 time.sleep(0.05)
 
+    class Odd(BaseException):
+        pass
+
+    def leave_a_sleeper(escapes):
+        # a process that sleeps for long, its pid in $SLEEPERS; `escapes`: in a session of
+        # its own, its parent gone; its stdio /dev/null, so as not to hold the test's pipes
+        if os.fork():
+            return
+        null = os.open(os.devnull, os.O_RDWR)
+        for descriptor in (0, 1, 2):
+            os.dup2(null, descriptor)
+        if escapes:
+            os.setsid()
+            if os.fork():
+                os._exit(0)
+        with open(os.environ["SLEEPERS"], "a") as pids:
+            pids.write(f"{os.getpid()}\\n")
+        time.sleep(600)
+        os._exit(0)
+
     exits = functools.partial(Ender, "exit")
+    closes = functools.partial(Ender, "closes")
+    interrupts = functools.partial(Ender, "interrupts")
+    base_exception = functools.partial(Ender, "base_exception")
+    forks = functools.partial(Ender, "forks")
+    escapes = functools.partial(Ender, "escapes")
+    escapes_and_hangs = functools.partial(Ender, "escapes_and_hangs")
     os_exits = functools.partial(Ender, "os_exit")
     killed_once = functools.partial(Ender, "kill")
 
@@ -60,6 +104,9 @@ PLAYERS = textwrap.dedent(
 
     def ends_in_factory():
         os._exit(0)
+
+    def interrupts_in_factory():
+        raise KeyboardInterrupt
 
     blocks = functools.partial(Ender, "blocks")
     disarms = functools.partial(Ender, "disarms")
@@ -83,6 +130,7 @@ def run_in(folder, *args):
         "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
         "TMPDIR": str(folder / "tmp"),
         "KILLED_ONCE": str(folder / "killed"),
+        "SLEEPERS": str(folder / "sleepers"),
     }
     return subprocess.run(
         [sys.executable, "-m", "agent", *map(str, args)],
@@ -119,6 +167,64 @@ def test_a_player_that_ends_its_process_loses_its_games_and_the_match_ends_with_
     assert run_in(folder, "replay", out, "--game", 2, "--delay", 0).returncode == 0  # records that read back
 
 
+def test_a_player_that_closes_its_stdout_and_stderr_harms_none_of_the_referees_files(folder):
+    out = folder / "games.jsonl"
+    done = run_in(folder, "match", "py:enders:closes", "greedy", *GAMES, "--out", out)  # stopped the match before
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(record["game"] for record in records) == [1, 2]
+    assert not any(record["fault"] for record in records)  # it plays on: stdout is not the referee's
+    assert os.listdir(folder / "tmp") == []
+
+
+@pytest.mark.parametrize(
+    "player, reason",
+    [("interrupts", "raised KeyboardInterrupt"), ("base_exception", "raised Odd: odd")],
+)
+def test_a_player_that_raises_a_base_exception_loses_its_games_in_one_line(folder, player, reason):
+    out = folder / "games.jsonl"
+    done = run_in(folder, "match", f"py:enders:{player}", "greedy", *GAMES, "--out", out)
+    assert done.returncode == 0 and "W-L-D" in done.stdout, done.stderr
+    assert "Traceback" not in done.stderr and f"invalid answers (1, 2): {reason}\n" in done.stdout
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(record["winner"], record["reason"]) for record in records] == [("B", reason)] * 2
+
+
+# a game that ends in a C call: its worker is killed after clock, grace and WALL_SLACK
+HANGS = ("--games", 1, "--size", 4, "--types", 3, "--time", 1, "--grace", 1, "--seed", 1)
+
+
+@pytest.mark.parametrize(
+    "player, games, sleepers_at_least",
+    [("forks", GAMES, 2), ("escapes", GAMES, 2), ("escapes_and_hangs", HANGS, 1)],
+)
+def test_what_a_player_starts_ends_with_its_game_and_leaves_the_records_file_free(
+    folder, player, games, sleepers_at_least
+):
+    out = folder / "games.jsonl"
+    try:
+        done = run_in(folder, "match", f"py:enders:{player}", "greedy", *games, "--out", out)
+        assert done.returncode == 0 and "W-L-D" in done.stdout, done.stderr
+        sleepers = [int(pid) for pid in (folder / "sleepers").read_text().split()]
+        assert len(sleepers) >= sleepers_at_least  # one a move
+        assert not [pid for pid in sleepers if _running(pid)]
+        with open(out, "a") as records:
+            fcntl.flock(records, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the lock --out took: free
+    finally:
+        for pid in (folder / "sleepers").read_text().split() if (folder / "sleepers").exists() else ():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` is a process that is not a zombie (one its new parent has yet to reap)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except FileNotFoundError:
+        return False
+
+
 def test_a_game_whose_process_is_killed_is_played_again_on_a_fresh_one(folder):
     out = folder / "games.jsonl"
     done = run_in(folder, "match", "py:enders:killed_once", "greedy", *GAMES, "--jobs", 2, "--out", out)
@@ -151,6 +257,9 @@ def test_a_player_that_exits_at_import_or_whose_factory_fails_is_refused_with_it
     done = run_in(folder, "match", "py:enders:boom", "greedy", *GAMES)
     assert done.returncode == 2 and "raised RuntimeError: boom\\x1b[2J" in done.stderr
     assert "\x1b" not in done.stderr and "Traceback" not in done.stderr
+    done = run_in(folder, "match", "py:enders:interrupts_in_factory", "greedy", *GAMES)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.endswith("interrupts_in_factory() raised KeyboardInterrupt\n")
 
 
 @pytest.mark.parametrize("where", ["import", "factory"])
@@ -191,3 +300,19 @@ def test_a_game_cut_short_is_lost_by_the_side_to_move_unless_the_board_was_alrea
     lost_by_the_mover(played_out, "its process ended during its move (exit code 3)")
     assert played_out.fault is None and len(played_out.turns) == len(whole.turns)
     assert (played_out.winner, played_out.reason) == (whole.winner, whole.reason)
+
+
+def test_a_keyboard_interrupt_is_the_players_own_unless_ctrl_c_can_have_raised_it():
+    class Interrupter(GreedyPlayer):
+        def choose(self, board, clock_left):
+            raise KeyboardInterrupt
+
+    board = Board.random(3, 3, 2)
+    with pytest.raises(KeyboardInterrupt):  # Python's own Ctrl-C handler raises it: the user's
+        take_turn(Interrupter(), board, 10.0)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # as in a game's worker
+    try:
+        turn = take_turn(Interrupter(), board, 10.0)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert (turn.fault, turn.reason) == (FAULT_INVALID, "raised KeyboardInterrupt")

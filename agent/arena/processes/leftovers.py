@@ -65,6 +65,14 @@ def watch_this_process() -> None:
         _watched, _referee_end, _watcher = os.getpid(), referee_end, watcher
 
 
+def own_watcher() -> Optional[int]:
+    """The pid of this process's watcher, once it has one (a forked copy of our parent's
+    is not ours). Read without the lock: a process forked while another thread held it
+    would wait for ever."""
+    watched, watcher = _watched, _watcher
+    return watcher.pid if watched == os.getpid() and watcher is not None else None
+
+
 def watch(referee: int, where: str) -> None:
     """The watcher: wait until every copy of the pipe's other end is closed, which the
     kernel does as the referee dies however it dies, or until the referee is gone (a

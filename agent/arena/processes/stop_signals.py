@@ -66,6 +66,17 @@ def raise_lost_stop() -> None:
         raise KeyboardInterrupt
 
 
+def stops_the_run(error: BaseException) -> bool:
+    """Whether `error`, raised out of a player's code, stops the run rather than being the
+    player's fault: a game process's Stopping, or a KeyboardInterrupt a signal may have
+    raised (a stop signal came, see stop_signals_interrupt, or Ctrl-C meets Python's own
+    handler). Else the player raised it itself."""
+    if isinstance(error, Stopping):
+        return True
+    interrupted = _stop_pending or signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    return isinstance(error, KeyboardInterrupt) and interrupted
+
+
 def _not_ignored(numbers) -> list:
     """Those of `numbers` not set ignored (nohup's SIGHUP stays ignored)."""
     return [number for number in numbers if signal.getsignal(number) is not signal.SIG_IGN]

@@ -6,11 +6,12 @@ the signals sent to its parent's whole process group (Ctrl-C at a terminal, `tim
 are the parent's to handle. The parent's SIGTERM unwinds the task it runs (Stopping),
 and the kernel's parent-death signal sends it that SIGTERM when the parent dies outright
 (SIGKILL), so that no worker plays on for nobody. The parent stops its workers with
-SIGTERM, repeated, then SIGKILL after a grace. A worker that ends before its task's
-result came has died: its task is run again once on a fresh worker, and when that one
-dies too, the task is lost, with how its process ended. A worker silent for longer than
-its task allows (a player stuck in one long C call, its timer signals blocked) is
-stopped, and its task lost at once."""
+SIGTERM, repeated, then SIGKILL after a grace. A worker ends every process its task
+started when the task ends, wherever they went (descendants.py); a worker killed has
+them killed first. A worker that ends before its task's result came has died: its task
+is run again once on a fresh worker, and when that one dies too, the task is lost, with
+how its process ended. A worker silent for longer than its task allows (a player stuck
+in one long C call, its timer signals blocked) is stopped, and its task lost at once."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional
 
+from agent.arena.processes.descendants import become_subreaper, end_descendants, end_tree
 from agent.arena.processes.parent_death import end_with_parent
 from agent.arena.processes.stop_signals import (
     INTERRUPTING,
@@ -71,20 +73,24 @@ def begin_page_worker(server: int, niceness: int = 0) -> None:
         os.nice(niceness)
 
 
-def stop_processes(processes: list, grace: float = STOP_GRACE) -> None:
+def stop_processes(processes: list, grace: float = STOP_GRACE) -> list:
     """End these processes and wait for them: SIGTERM, sent again every SIGTERM_REPEAT
-    seconds, SIGKILL to those still there after `grace`."""
+    seconds, SIGKILL to those still there after `grace`, with every process below them.
+    Returns those killed so: what their watchers would have removed is left."""
     deadline = time.monotonic() + grace
     running = [process for process in processes if process.exitcode is None]
+    killed = []
     while running:
         late = time.monotonic() >= deadline
         for process in running:
-            if late:
-                process.kill()
-            else:
+            if late and process not in killed:
+                end_tree(process.pid)
+                killed.append(process)
+            elif not late:
                 process.terminate()
         multiprocessing.connection.wait([process.sentinel for process in running], SIGTERM_REPEAT)
         running = [process for process in running if process.exitcode is None]
+    return killed
 
 
 class Worker:
@@ -224,7 +230,8 @@ def run_tasks(
         while workers:  # every task done: each worker told to end
             workers.pop().close()
     finally:
-        stop_processes([worker.process for worker in workers])
+        for process in stop_processes([worker.process for worker in workers]):
+            remove_leftovers(process.pid)
         for worker in workers:
             worker.close()
 
@@ -250,20 +257,36 @@ def _serve(tasks, results, parent: int, serve: Callable, at_exit: Optional[Calla
     if at_exit is not None:
         multiprocessing.util.Finalize(None, at_exit, exitpriority=0)
     end_with_parent(signal.SIGTERM, parent)
+    become_subreaper()
     signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTING)
-    while True:
-        try:
-            task = tasks.recv()
-        except EOFError:
-            return
-        if task is None:
-            return
-        try:
-            result = serve(task, lambda value: results.send(("note", value)))
-        except Exception as error:  # the parent raises it: a fault of the run, not of a task's player
-            results.send(("error", _sendable(error)))
-            return
-        results.send(("done", result))
+    try:  # again as it exits: a stop may have cut the last task's ending short
+        while True:
+            try:
+                task = tasks.recv()
+            except EOFError:
+                return
+            if task is None:
+                return
+            try:
+                result = serve(task, lambda value: results.send(("note", value)))
+            except Exception as error:  # the parent raises it: a fault of the run, not of a task's player
+                results.send(("error", _sendable(error)))
+                return
+            finally:
+                _end_task_processes()
+            results.send(("done", result))
+    finally:
+        _end_task_processes()
+
+
+def _end_task_processes() -> None:
+    """Every process the task started and left, wherever it went; not the watcher, which
+    removes what this worker leaves when it dies (a command move started by the next task
+    starts its own move launcher again)."""
+    from agent.arena.processes.leftovers import own_watcher
+
+    watcher = own_watcher()
+    end_descendants(frozenset() if watcher is None else frozenset({watcher}))
 
 
 def _stop_task(signum, frame) -> None:
