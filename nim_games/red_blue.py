@@ -32,6 +32,7 @@ import textwrap
 from typing import Iterator, NamedTuple, Optional
 
 from nim_games.console import EXIT_CODES, play_to_the_end, plural
+from nim_games.help_format import LineWrappingHelpFormatter
 from nim_games.minimax import search
 
 RULES = ("classic", "free")
@@ -368,7 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
         f"Classic rules (the default):\n{textwrap.indent(RULES_TOLD['classic'], '  ')}\n"
         f"Free rules:\n{textwrap.indent(RULES_TOLD['free'], '  ')}\n"
         "Who moves first: you, computer or random, as the positional word or --first says.\n" + EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=LineWrappingHelpFormatter,
     )
     parser.add_argument("num_red", nargs="?", type=argument_type(parse_pile), help=f"red marbles, 1..{MAX_PILE}")
     parser.add_argument("num_blue", nargs="?", type=argument_type(parse_pile), help=f"blue marbles, 1..{MAX_PILE}")

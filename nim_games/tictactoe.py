@@ -18,6 +18,7 @@ import sys
 from typing import Iterator, NamedTuple, Optional, Sequence
 
 from nim_games.console import EXIT_CODES, play_to_the_end
+from nim_games.help_format import LineWrappingHelpFormatter
 from nim_games.minimax import search
 
 EMPTY = "."
@@ -168,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="X moves first; three in a row, a column or a diagonal wins, and a full board\n"
         "without one is a draw. Type a move as row and column, each 0..2, e.g. '2 2' for\n"
         "the bottom-right corner.\n" + EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=LineWrappingHelpFormatter,
     )
     parser.add_argument(
         "--first",

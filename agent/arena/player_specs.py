@@ -64,7 +64,11 @@ class PlayerSpec:
                 player.name = self.text
             return player
         if self.params:
-            raise ValueError(f"{self.text}: parameters go to Python players and in-process built-ins only")
+            built_in = self.text in IN_PROCESS_NAMES  # played as a program, it takes no parameters
+            raise ValueError(
+                f"{self.text}: parameters go to Python players and in-process built-ins only"
+                + ("; add --in-process" if built_in else "")
+            )
         return CommandPlayer(self.text, grace=self.grace, isolate=self.isolate)
 
 

@@ -2,14 +2,16 @@
 
 The format (positions.json beside this module is the project's own):
 
-    {"sets": [{"name": "exact-6x6-full", "mode": "exact", "depth": null,
+    {"reference_processor": "Intel Xeon (Sapphire Rapids)",
+     "sets": [{"name": "exact-6x6-full", "mode": "exact", "depth": null,
                "reference_cpu_s_total": 2.153,
                "positions": [{"grid": ["020101", ...], "value": 18, "reference_cpu_s": 0.016}, ...]},
               {"name": "depth4-26x26-full", "mode": "depth", "depth": 4, "evaluation": "none", ...}]}
 
 mode exact: `value` is the true final margin for the side to move with best play; mode
 depth: the margin of the points taken within `depth` plies by best play, the horizon worth
-0. The reference times (CPU seconds of another searcher) are optional. Any other key is
+0. The reference times (CPU seconds of another searcher) are optional, and so is the
+processor they were measured on. Any other key is
 ignored. Everything in a file is checked before anything is searched: a file from outside
 is hostile."""
 
@@ -44,6 +46,7 @@ class BenchSet:
     depth: Optional[int]  # plies searched in mode depth; None in mode exact
     reference_cpu_s_total: Optional[float]
     positions: tuple  # of BenchPosition
+    reference_processor: Optional[str] = None  # where the reference times were measured
 
 
 def read_sets(path: Optional[str] = None) -> list:
@@ -65,7 +68,10 @@ def read_sets(path: Optional[str] = None) -> list:
         raise ValueError(f"{shown}: not JSON: not a positions file") from None
     if not isinstance(content, dict) or not isinstance(content.get("sets"), list) or not content["sets"]:
         raise ValueError(f"{shown}: needs an object whose `sets` is a list of one set or more")
-    sets = [_bench_set(entry, f"{shown}: set {number}") for number, entry in enumerate(content["sets"], 1)]
+    processor = content.get("reference_processor")
+    if processor is not None and not _is_name(processor):
+        raise ValueError(f"{shown}: reference_processor: not a printable text of 1..{MAX_NAME_LENGTH} characters")
+    sets = [_bench_set(entry, f"{shown}: set {number}", processor) for number, entry in enumerate(content["sets"], 1)]
     named: set[str] = set()
     for bench_set in sets:
         if bench_set.name in named:
@@ -78,11 +84,15 @@ def _no_constant(text: str):
     raise ValueError(f"{text} is not a number here")
 
 
-def _bench_set(entry, where: str) -> BenchSet:
+def _is_name(text) -> bool:
+    return isinstance(text, str) and 0 < len(text) <= MAX_NAME_LENGTH and text.isprintable()
+
+
+def _bench_set(entry, where: str, reference_processor: Optional[str]) -> BenchSet:
     if not isinstance(entry, dict):
         raise ValueError(f"{where}: not an object")
     name = entry.get("name")
-    if not isinstance(name, str) or not name or len(name) > MAX_NAME_LENGTH or not name.isprintable():
+    if not _is_name(name):
         raise ValueError(f"{where}: name: not a printable text of 1..{MAX_NAME_LENGTH} characters")
     where = f"{where} ({name})"
     mode, depth = entry.get("mode"), entry.get("depth")
@@ -103,6 +113,7 @@ def _bench_set(entry, where: str) -> BenchSet:
         depth=depth,
         reference_cpu_s_total=_seconds(entry.get("reference_cpu_s_total"), f"{where}: reference_cpu_s_total"),
         positions=tuple(_position(item, f"{where}: position {number}") for number, item in enumerate(positions, 1)),
+        reference_processor=reference_processor,
     )
 
 

@@ -69,6 +69,9 @@ class SetResult:
         reference = self.bench_set.reference_cpu_s_total
         if reference is None:
             return "the positions file gives no reference time"
+        if not all(result.finished for result in self.positions):
+            # a search cut off by the time limit did less work than the reference's
+            return "a search did not finish: its CPU is not the whole search's"
         if not reference or not math.isfinite(self.cpu_s / reference):
             return f"the reference time, {reference:g} s, is too small to divide by"
         return ""

@@ -14,13 +14,14 @@ from agent.arena.matches.review_runner import NotReviewed, review_games
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.reading import read_records, shown_agents
 from agent.arena.review.analysis import DEFAULT_NODES, EXACT_MARK, THRESHOLDS_TEXT, analyse_game
+from agent.arena.terminal.tables import fit_lines, terminal_width
 from agent.cli_support import interrupted, number, plural, printable
 from agent.commands.match import Progress
-from agent.commands.options import add_parallel_options
+from agent.commands.options import RECORDED_BY, RESULTS_HELP, add_parallel_options
 
 PROGRAM = "fruit-rage analyse"
 DESCRIPTION = (
-    "For games recorded by `match --out` (or saved from the browser page): for every move, "
+    "For games recorded by " + RECORDED_BY + ": for every move, "
     "the best move the agent finds in its position and that position's value, the value of "
     "the move played and the points it gave away against the best, with a label; then per "
     "side the points given away and an accuracy figure. Every position is searched with the "
@@ -31,7 +32,7 @@ HEADER = " move  side  played  points  best  best value  played value  lost  lab
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("results", metavar="GAMES.jsonl", help="a results .jsonl file written by match --out")
+    parser.add_argument("results", metavar="GAMES.jsonl", help=RESULTS_HELP)
     parser.add_argument("--game", type=number(int, 1), default=None, help="only this game, >= 1 (default: all)")
     parser.add_argument(
         "--nodes",
@@ -56,13 +57,15 @@ def run(args) -> int:
     warn_of_jobs(args, "analyse")
     progress = review_progress(len(records))
     not_analysed = []
+    width = terminal_width(sys.stdout)
 
     def finished(record: dict, analysis) -> None:
         if isinstance(analysis, NotReviewed):
             not_analysed.append(record)
             print(f"{PROGRAM}: game {record['game']} not analysed: {analysis.reason}", file=sys.stderr, flush=True)
         else:
-            print(json.dumps(analysis.to_dict()) if args.json else report(analysis, record), flush=True)
+            text = json.dumps(analysis.to_dict()) if args.json else fit_lines(report(analysis, record), width)
+            print(text, flush=True)
         progress.update(record)
 
     try:

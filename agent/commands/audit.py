@@ -12,15 +12,16 @@ from agent.arena.matches.review_runner import NotReviewed, review_games
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.reading import read_records, shown_agents
 from agent.arena.review.audit import audit_game
+from agent.arena.terminal.tables import fit_lines, terminal_width
 from agent.cli_support import interrupted, number, plural, printable
 from agent.commands.analyse import review_progress
-from agent.commands.options import add_parallel_options, add_results_argument, positive_int
+from agent.commands.options import RECORDED_BY, add_parallel_options, add_results_argument, positive_int
 
 PROGRAM = "fruit-rage audit"
 
 
 DESCRIPTION = (
-    "For games recorded by `match --out`: solve the positions exactly from the end back, as far "
+    "For games recorded by " + RECORDED_BY + ": solve the positions exactly from the end back, as far "
     "as each solve fits in --seconds of CPU, and report the points each move there gave away "
     "against best play, and how the game ends with best play from the first solved position."
 )
@@ -60,7 +61,7 @@ def run(args) -> int:
             print(f"{PROGRAM}: game {record['game']} not audited: {audit.reason}", file=sys.stderr, flush=True)
         else:
             audits.append((record, audit))
-            print(game_report(record, audit), flush=True)
+            print(fit_lines(game_report(record, audit), terminal_width(sys.stdout)), flush=True)
         progress.update(record)
 
     try:
@@ -75,7 +76,7 @@ def run(args) -> int:
         return 1
     progress.close()
     if len(audits) > 1:
-        print(summary(audits))
+        print(fit_lines(summary(audits), terminal_width(sys.stdout)))
     return 1 if not_audited else 0
 
 

@@ -5,23 +5,28 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 
 from agent.cli_support import LineProgress, interrupted, number, plural, printable
 
 PROGRAM = "fruit-rage bench"
+WIDTH = 80
 DESCRIPTION = (
     "Search positions whose values are known, as chess engines' bench does: the project's own "
     "(agent/bench/positions.json: full 6x6 boards and 8x8 and 26x26 endgames solved to the end, "
     "full 26x26 and 10x10 boards to depth 4, 5 and 7) or those of --positions. Every position "
     "is searched with agent.search, evaluation none, no reductions: mode exact to the end (the "
     "value must be exact), mode depth to its depth. Prints per set the positions, the nodes, "
-    "the process CPU seconds, nodes per second, the reference searcher's CPU for the set and "
-    "ours over it (2.0x: twice as slow); then the total node count, which changes only when "
-    "the search does. Every value is checked against the file's: a wrong one (or a position "
-    "not searched within --time-limit) is named on stderr and the exit code is 1. The whole "
-    "bench takes minutes; progress goes to stderr on a terminal."
+    "the process CPU seconds, nodes per second, the reference searcher's CPU for the set "
+    "(measured on another machine, whose processor the table names) and ours over it (2.0x: "
+    "twice as slow, a like-for-like figure only on the reference's processor); then the total "
+    "node count, which changes only when the search does. Every value is checked against the "
+    "file's: a wrong one (or a position not searched within --time-limit, whose set then has "
+    "no ratio) is named on stderr and the exit code is 1. The whole bench takes about 15 s of "
+    "CPU (10 to 30 s, by processor); progress goes to stderr on a terminal."
 )
-HEADER = f"{'set':<24} {'positions':>9} {'nodes':>15} {'CPU s':>9} {'nodes/s':>11} {'ref CPU s':>9} {'ours/ref':>8}"
+NAME_WIDTH = 22  # a longer set name has a line of its own, the figures under it
+HEADER = f"{'set':<{NAME_WIDTH}} {'pos.':>4} {'nodes':>11} {'CPU s':>8} {'nodes/s':>10} {'ref s':>7} {'ratio':>6}"
 
 
 def add_arguments(parser) -> None:
@@ -52,6 +57,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from agent.bench import read_sets, run_set
+    from agent.bench.processor import this_processor
 
     try:
         sets = _chosen(read_sets(args.positions), args.sets)
@@ -61,7 +67,7 @@ def run(args) -> int:
     progress = LineProgress(sys.stderr)
     results = []
     if not args.json:
-        print(HEADER, flush=True)
+        print("\n".join(legend(sets[0].reference_processor, this_processor()) + [HEADER]), flush=True)
     try:
         for bench_set in sets:
             results.append(run_set(bench_set, args.time_limit, progress.reporter(f"bench {bench_set.name}")))
@@ -74,7 +80,7 @@ def run(args) -> int:
         progress.clear()
         print(f"{PROGRAM}: out of memory ({error})", file=sys.stderr)
         return 1
-    print(json.dumps(to_dict(results)) if args.json else total_line(results), flush=True)
+    print(json.dumps(to_dict(results, this_processor())) if args.json else total_line(results), flush=True)
     failures = [failure for result in results for failure in result.failures]
     for failure in failures:
         print(f"{PROGRAM}: {failure}", file=sys.stderr)
@@ -92,13 +98,30 @@ def _chosen(sets: list, names) -> list:
     return [by_name[name] for name in dict.fromkeys(names)]
 
 
+def legend(reference_processor, processor: str) -> list:
+    """The lines above the table: what ref s and the ratio are, and that the ratio is
+    between two processors (this one's and the reference's), not like for like."""
+    measured = f"on {reference_processor}" if reference_processor else "on a processor the file does not name"
+    text = (
+        f"pos.: positions; ref s: the reference searcher's CPU seconds, measured {measured}; "
+        f"ratio: CPU s here ({processor}) over ref s, 2.0x twice as slow: across two "
+        "machines, not like for like"
+    )
+    return textwrap.wrap(printable(text), WIDTH, break_on_hyphens=False)
+
+
 def set_line(result) -> str:
+    """The set's figures on one line, or two when its name is longer than the column."""
     rate = "-" if result.nodes_per_s is None else f"{result.nodes_per_s:,.0f}"
     reference = result.bench_set.reference_cpu_s_total
-    return (
-        f"{result.bench_set.name:<24} {len(result.positions):>9} {result.nodes:>15,} {result.cpu_s:>9.3f} "
-        f"{rate:>11} {'-' if reference is None else f'{reference:.3f}':>9} {_ratio(result.ratio):>8}"
+    name = result.bench_set.name
+    figures = (
+        f"{len(result.positions):>4} {result.nodes:>11,} {result.cpu_s:>8.3f} "
+        f"{rate:>10} {'-' if reference is None else f'{reference:.3f}':>7} {_ratio(result.ratio):>6}"
     )
+    if len(name) > NAME_WIDTH:
+        return f"{name}\n{'':<{NAME_WIDTH}} {figures}"
+    return f"{name:<{NAME_WIDTH}} {figures}"
 
 
 def total_line(results: list) -> str:
@@ -110,7 +133,7 @@ def _ratio(ratio) -> str:
     return "-" if ratio is None else f"{ratio:.1f}x"
 
 
-def to_dict(results: list) -> dict:
+def to_dict(results: list, processor: str) -> dict:
     return {
         "sets": [
             {
@@ -141,4 +164,6 @@ def to_dict(results: list) -> dict:
             for result in results
         ],
         "nodes": sum(result.nodes for result in results),
+        "processor": processor,
+        "reference_processor": results[0].bench_set.reference_processor if results else None,
     }

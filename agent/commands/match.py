@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-import textwrap
 import time
 
 from agent.arena.agent_commands import files_named
@@ -22,7 +21,7 @@ from agent.arena.stats.paired import paired_stats
 from agent.arena.stats.pairs import PairCollector
 from agent.arena.stats.sprt import EloSprt, MarginSprt, SprtResult
 from agent.arena.stats.summary import colour_lines, forfeit_lines, report_table
-from agent.arena.terminal.tables import clock_time, crop, terminal_width
+from agent.arena.terminal.tables import clock_time, crop, fit_lines, join_fitting, terminal_width
 from agent.cli_support import INTERRUPTED, interrupted, number, plural, printable
 from agent.commands.options import AGENT_KINDS, add_game_options, clock_seconds, positive_int
 
@@ -175,7 +174,7 @@ def run(args) -> int:
         print(f"fruit-rage match: --resume {error}", file=sys.stderr)
         return 2
     done = [record for _, record in done]
-    games = plural(args.games, "game")
+    games = ("at most " if test is not None else "") + plural(args.games, "game")
     if args.paired:
         games += f" ({plural(args.games // 2, 'board')}, each played twice)"
     boards = (
@@ -183,10 +182,11 @@ def run(args) -> int:
         if positions
         else f"{args.size}x{args.size} boards of {args.types} types"
     )
-    setup = f"{games} on {boards}, {describe_clocks(args.time, args.time_b)}, seed {seed}"
+    setup = (f"{games} on {boards}", describe_clocks(args.time, args.time_b), f"seed {seed}")
     print(
-        f"{printable(args.agent_a)} (A) vs {printable(args.agent_b)} (B):\n"
-        + "\n".join(textwrap.wrap(setup, terminal_width(sys.stdout), break_on_hyphens=False)),
+        fit_lines(f"{printable(args.agent_a)} (A) vs {printable(args.agent_b)} (B):", terminal_width(sys.stdout)),
+        *join_fitting(setup, terminal_width(sys.stdout)),
+        sep="\n",
         flush=True,
     )
     if done:
@@ -249,6 +249,8 @@ def run(args) -> int:
         interrupted("fruit-rage match")
     if stopped_by_ctrl_c or failure:
         print(f"{'interrupted' if stopped_by_ctrl_c else 'stopped'}: {len(records)} of {settings.games} games finished")
+    elif decision[0] is not None and decision[0].verdict is not None and len(records) < settings.games:
+        print(f"the test decided after {plural(len(records), 'game')} of at most {settings.games}")
     if records:
         records.sort(key=lambda record: record["game"])
         width = terminal_width(sys.stdout)

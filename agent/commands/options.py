@@ -16,6 +16,9 @@ AGENT_KINDS = (
     "and writes output.txt in its current folder."
 )
 
+RECORDED_BY = "`match --out` or `play --out`, or saved from the browser page"
+RESULTS_HELP = "a results .jsonl file: written by match --out or play --out, or saved from the browser page"
+
 positive_int = number(int, 1)
 board_size = number(int, 1, MAX_SIZE)
 fruit_types = number(int, 1, MAX_TYPES)
@@ -23,8 +26,9 @@ fruit_types = number(int, 1, MAX_TYPES)
 clock_seconds = number(float, 0, LONGEST_CLOCK, above_low=True)
 
 
-def add_game_options(p) -> None:
-    """The options that say how games are played, shared by match, tournament and tune."""
+def add_game_options(p, pairing: bool = True) -> None:
+    """The options that say how games are played, shared by match, tournament and tune;
+    without `pairing`, no --paired (tune's games are always paired)."""
     p.add_argument("--size", type=board_size, default=10, help=f"board side n, 1..{MAX_SIZE} (default: 10)")
     p.add_argument("--types", type=fruit_types, default=4, help=f"fruit types p, 1..{MAX_TYPES} (default: 4)")
     p.add_argument(
@@ -35,12 +39,13 @@ def add_game_options(p) -> None:
     )
     p.add_argument("--seed", type=int, default=None, help="seed for the boards, at most 18 digits (default: random)")
     add_parallel_options(p, "play")
-    p.add_argument(
-        "--paired",
-        action="store_true",
-        help="play every board twice, each agent moving first once, and report "
-        "pairs won on total score (--games must be even)",
-    )
+    if pairing:
+        p.add_argument(
+            "--paired",
+            action="store_true",
+            help="play every board twice, each agent moving first once, and report "
+            "pairs won on total score (--games must be even)",
+        )
     p.add_argument(
         "--grace",
         type=clock_seconds,
@@ -86,4 +91,4 @@ def add_parallel_options(p, verb: str) -> None:
 
 def add_results_argument(p) -> None:
     """The recorded games replay, audit and phases read."""
-    p.add_argument("results", metavar="RESULTS", help="a results .jsonl file written by match --out")
+    p.add_argument("results", metavar="RESULTS", help=RESULTS_HELP)

@@ -9,10 +9,10 @@ from agent.arena.records.reading import read_records
 from agent.arena.review.phases import match_phases, phases_table
 from agent.arena.terminal.tables import terminal_width
 from agent.cli_support import number
-from agent.commands.options import add_results_argument
+from agent.commands.options import RECORDED_BY, add_results_argument
 
 DESCRIPTION = (
-    "For games recorded by `match --out`: agent A's mean margin once each part of the fruit is "
+    "For games recorded by " + RECORDED_BY + ": agent A's mean margin once each part of the fruit is "
     "gone, for the games A moved first and those it moved second, and A's CPU in each part. It "
     "shows how much of a result is the first mover's head start and where an agent gains on its "
     "opponent."

@@ -1,5 +1,6 @@
-"""`fruit-rage play`: a person against an agent in the terminal. The agent moves as in a
-match (a fresh process per move, its CPU clock enforced); the person's clock is the wall
+"""`fruit-rage play`: a person against an agent in the terminal. The agent is any a match
+takes and moves as in one (a built-in or a command: a fresh process per move; a Python
+player: in this process; its CPU clock enforced); the person's clock is the wall
 time spent thinking, and the turn ends the moment it runs out. Same rules and judging as
 the referee; `--out` keeps the game as `match --out` would, for replay and audit. What
 the person sees is drawn by agent.arena.terminal.play_screen."""
@@ -15,11 +16,11 @@ import sys
 import time
 
 from agent.arena.agent_commands import files_named
-from agent.arena.command_player import CommandPlayer
+from agent.arena.player_specs import PlayerSpec
 from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.results_file import RecordsFile, lock_records
-from agent.arena.referee import WALL_CLOCK, GameRecord, play_game
+from agent.arena.referee import WALL_CLOCK, GameRecord, play_game, take_turn
 from agent.arena.review.audit import solve_exactly
 from agent.arena.terminal.boards import LineReader, render_board
 from agent.arena.terminal.play_screen import Screen, clock_shown
@@ -55,11 +56,14 @@ def add_arguments(p) -> None:
     p.add_argument("--size", type=board_size, default=8, help=f"board side n, 1..{MAX_SIZE} (default: 8)")
     p.add_argument("--types", type=fruit_types, default=3, help=f"fruit types p, 1..{MAX_TYPES} (default: 3)")
     p.add_argument(
-        "--time", type=clock_seconds, default=60.0, help="seconds per player, above 0 and up to 1e6 (default: 60)"
+        "--time", type=clock_seconds, default=120.0, help="seconds per player, above 0 and up to 1e6 (default: 120)"
     )
     p.add_argument("--seed", type=int, default=None, help="seed for the board (default: random)")
     p.add_argument(
-        "--agent", default="ours", help="your opponent: ours, greedy, random, minimax3 or a command (default: ours)"
+        "--agent",
+        default="ours",
+        help="your opponent, any agent a match takes: a built-in (ours, greedy, random, minimax3), a Python "
+        "player py:package.module:factory (played in this process) or a shell command (default: ours)",
     )
     p.add_argument(
         "--out",
@@ -78,9 +82,19 @@ class Quit(Exception):
     """The person ended the game (q, end of input)."""
 
 
+def make_agent(text: str):
+    """The opponent `--agent` names, as a match makes it (agent.arena.player_specs); a
+    Python player's module and factory are tried in a worker first, as a match does, so
+    that one that ends its process is refused. ValueError saying why none can be made."""
+    spec = PlayerSpec(text)
+    if text.startswith("py:"):
+        spec.check()
+    return spec()
+
+
 def run(args) -> int:
     try:
-        agent = CommandPlayer(args.agent)
+        agent = make_agent(args.agent)
     except ValueError as error:
         print(f"fruit-rage play: {error}", file=sys.stderr)
         return 2
@@ -163,7 +177,7 @@ class GameFile:
 
 def play_human_game(args, stdin, stdout, agent=None) -> GameRecord | None:
     """Play one game at the terminal; the record, or None when the person quit."""
-    agent = agent or CommandPlayer(args.agent)
+    agent = agent or make_agent(args.agent)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     rng = random.Random(seed)
     first = rng.choice((HUMAN, AGENT)) if args.first == "random" else FIRST_MOVERS[args.first]
@@ -174,9 +188,9 @@ def play_human_game(args, stdin, stdout, agent=None) -> GameRecord | None:
         f"seed {seed}: {'you move' if first == HUMAN else 'the agent moves'} first.",
         "Type a cell such as B3 to take its group; q quits.",
     ]
-    game = Game(screen, f"agent ({args.agent})", args.time, header)
+    game = Game(screen, f"Agent ({printable(args.agent)})", args.time, header)
     if not screen.terminal:
-        screen.write("\n".join(header) + "\n")
+        screen.say("\n".join(header))
     screen.open()
     try:
         record = play_game(
@@ -195,11 +209,11 @@ def play_human_game(args, stdin, stdout, agent=None) -> GameRecord | None:
         screen.close()
     record.game, record.seed = 1, seed
     if screen.terminal:  # the game's screen is gone: what it came to stays on the terminal's
-        screen.write("\n".join(header + game.moves[-2:]) + "\n")
-    screen.write("\n" + final_message(record) + "\n")
+        screen.say("\n".join(header + game.moves[-2:]))
+    screen.say("\n" + final_message(record))
     note = best_play_note(record)
     if note:
-        screen.write(note + "\n")
+        screen.say(note)
     return record
 
 
@@ -272,12 +286,12 @@ class Game:
             self.agent_moved_on = None
         if move.fault is not None:
             return  # the final message says it
-        who = "You" if player == HUMAN else self.agent_name.capitalize()
+        who = "You" if player == HUMAN else self.agent_name
         took = f"{move.seconds:.1f} s" if player == HUMAN else f"{move.seconds:.2f} s CPU"
         line = f"{who} played {move.name}: {math.isqrt(move.points)} fruit, {plural(move.points, 'point')} in {took}."
         self.moves.append(line)
         if not self.screen.terminal:
-            self.screen.write(line + "\n")
+            self.screen.say(line)
 
 
 class HumanPlayer:
@@ -322,7 +336,7 @@ class HumanPlayer:
             except ValueError as error:
                 message = f"  {error}; try again."
                 if not screen.terminal:
-                    screen.write(message + "\n")
+                    screen.say(message)
                 continue
             next_grid, points = play(grid, cell)
             return Turn(time.monotonic() - started, move_name(cell), next_grid, points)
@@ -338,10 +352,10 @@ class ThinkingAgent:
 
     def take_turn(self, board: Board, time_left: float) -> Turn:
         game, screen = self.game, self.game.screen
-        thinking = f"{game.agent_name.capitalize()} is thinking..."
+        thinking = f"{game.agent_name} is thinking..."
         if not screen.terminal:
-            screen.write(thinking + "\n")
-            turn = self.agent.take_turn(board, time_left)
+            screen.say(thinking)
+            turn = take_turn(self.agent, board, time_left)
             screen.write(render_board(board.rows, _taken(board.rows, turn), screen.colour) + "\n")
             return turn
         from rich.console import Console
@@ -350,7 +364,7 @@ class ThinkingAgent:
 
         screen.write(game.frame(board.rows, [game.status(), ""]) + "\n")
         with Live(Spinner("dots", thinking), console=Console(file=screen.stdout), refresh_per_second=8, transient=True):
-            turn = self.agent.take_turn(board, time_left)
+            turn = take_turn(self.agent, board, time_left)
         game.agent_moved_on = (board.rows, _taken(board.rows, turn))
         return turn
 

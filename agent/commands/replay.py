@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from agent.arena.records.reading import describe_clocks, find_game, shown_agents, starting_clocks, time_measured
 from agent.arena.terminal.boards import EMPTY_SHOWN, HIGHLIGHT_PLAIN, LineReader, fitted_board, use_colour
-from agent.arena.terminal.tables import crop
+from agent.arena.terminal.tables import crop, fit_lines, terminal_width
 from agent.cli_support import number, plural, printable
-from agent.commands.options import add_results_argument, positive_int
+from agent.commands.options import RECORDED_BY, add_results_argument, positive_int
 from agent.rules import group_at, parse_move_name, remove_and_fall
 
 PROMPT = "[Enter] next, b back, a number goes to that move, q quits: "
@@ -28,7 +28,7 @@ LEGEND_PLAIN = LEGEND + f"marked {HIGHLIGHT_PLAIN}.\n"
 LEGEND_COLOUR = LEGEND + "reversed and underlined.\n"
 
 
-DESCRIPTION = "Show a game recorded by `match --out`, move by move."
+DESCRIPTION = "Show a game recorded by " + RECORDED_BY + ", move by move."
 delay_seconds = number(float, 0, 3600)  # time.sleep fails on a negative, nan or huge delay
 
 
@@ -99,11 +99,16 @@ def replay(record: dict, delay, stdin, stdout) -> None:
     colour = use_colour(stdout)
     terminal = bool(getattr(stdout, "isatty", lambda: False)())
     agents = shown_agents(record["agents"])
+    width = terminal_width(stdout)
     stdout.write(
-        f"Game {record['game']} (seed {record['seed']}): A = {agents['A']}, B = {agents['B']}\n"
-        f"{record['size']}x{record['size']}, {plural(record['types'], 'type')}, "
-        f"{describe_clocks(record['time'], record.get('time_b'))}; "
-        f"{record['first']} moves first\n"
+        fit_lines(
+            f"Game {record['game']} (seed {record['seed']}): A = {agents['A']}, B = {agents['B']}\n"
+            f"{record['size']}x{record['size']}, {plural(record['types'], 'type')}, "
+            f"{describe_clocks(record['time'], record.get('time_b'))}; "
+            f"{record['first']} moves first",
+            width,
+        )
+        + "\n"
     )
     stdout.write(LEGEND_COLOUR if colour else LEGEND_PLAIN)
     steps = game_steps(record)
@@ -114,7 +119,7 @@ def replay(record: dict, delay, stdin, stdout) -> None:
         size = shutil.get_terminal_size() if terminal else None
         lines, columns = (size.lines - LINES_AROUND_BOARD, size.columns) if size else (None, None)
         board = fitted_board(step.grid, step.group, colour, lines, columns)
-        stdout.write(f"\n{board}\n{step.text}\n")
+        stdout.write(f"\n{board}\n{fit_lines(step.text, width)}\n")
         shown = shown + 1 if delay is not None else _ask(reader, stdout, shown, len(steps))
         if shown is None:
             return
@@ -123,7 +128,7 @@ def replay(record: dict, delay, stdin, stdout) -> None:
             time.sleep(delay)
     winner = record["winner"]
     outcome = f"{winner} ({agents[winner]}) wins" if winner else "draw"
-    stdout.write(f"\nResult: {outcome}: {printable(record['reason'])}\n")
+    stdout.write("\n" + fit_lines(f"Result: {outcome}: {printable(record['reason'])}", width) + "\n")
 
 
 def _ask(reader: LineReader, stdout, shown: int, count: int):

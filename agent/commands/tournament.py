@@ -13,6 +13,7 @@ from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.results_file import RecordsFile
+from agent.arena.terminal.tables import fit_lines, terminal_width
 from agent.cli_support import INTERRUPTED, interrupted, plural, printable
 from agent.commands.options import AGENT_KINDS, add_game_options, positive_int
 
@@ -127,8 +128,11 @@ def run(args) -> int:
                 results[column, row] = tally(match.records, "B")
                 margin = results[row, column][0] / len(match.records)
                 print(
-                    f"[{number}/{len(matches)}] {printable(args.agents[row])} vs {printable(args.agents[column])}: "
-                    f"{margin:+.1f} a game",
+                    fit_lines(
+                        f"[{number}/{len(matches)}] {printable(args.agents[row])} vs "
+                        f"{printable(args.agents[column])}: {margin:+.1f} a game",
+                        terminal_width(sys.stderr),
+                    ),
                     file=sys.stderr,
                     flush=True,
                 )

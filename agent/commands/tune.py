@@ -14,7 +14,7 @@ from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.matches.tune import gate
 from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
-from agent.arena.terminal.tables import terminal_width
+from agent.arena.terminal.tables import fit_lines, join_fitting, terminal_width
 from agent.cli_support import interrupted, number, plural, printable
 from agent.commands.options import AGENT_KINDS, add_game_options, positive_int
 
@@ -60,7 +60,7 @@ def add_arguments(p) -> None:
         "--games", type=positive_int, default=2000, help="games at most, an even number >= 2 (default: 2000)"
     )
     p.add_argument("--verdict", default=None, metavar="F.json", help="write the verdict and its figures here")
-    add_game_options(p)
+    add_game_options(p, pairing=False)
 
 
 def parse_param(text: str) -> tuple:
@@ -91,10 +91,18 @@ def run(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     settings = MatchSettings(args.games, args.size, args.types, args.time, seed, paired=True, positions=positions)
     margin0, margin1 = args.sprt_margin
+    width = terminal_width(sys.stdout)
     print(
-        f"tune {printable(args.candidate)}{' ' + printable(' '.join(args.param)) if args.param else ''} "
-        f"against {printable(args.base)}: "
-        f"H0 margin <= {margin0:g}, H1 >= {margin1:g}, at most {args.games // 2} pairs, seed {seed}",
+        fit_lines(
+            f"tune {printable(args.candidate)}{' ' + printable(' '.join(args.param)) if args.param else ''} "
+            f"against {printable(args.base)}:",
+            width,
+        ),
+        *join_fitting(
+            (f"H0 margin <= {margin0:g}", f"H1 >= {margin1:g}", f"at most {args.games // 2} pairs", f"seed {seed}"),
+            width,
+        ),
+        sep="\n",
         flush=True,
     )
 
@@ -131,8 +139,10 @@ def run(args) -> int:
         print(file=sys.stderr)
     print("\n".join(verdict.stats.lines()))
     if verdict.sprt is not None:
-        print(f"SPRT (pair margin) after {plural(verdict.sprt.pairs, 'pair')}: {verdict.sprt.describe(ended=True)}")
-    print(textwrap.fill(f"verdict: {verdict.conclusion()}", terminal_width(sys.stdout), break_on_hyphens=False))
+        after = f"after {plural(verdict.sprt.pairs, 'pair')}: {verdict.sprt.describe(ended=True)}"
+        line = f"SPRT (pair margin) {after}"
+        print(line if len(line) <= width else f"SPRT {after}")  # the test is the one tune runs
+    print(textwrap.fill(f"verdict: {verdict.conclusion()}", width, break_on_hyphens=False))
     if args.verdict:
         record = {
             "candidate": args.candidate,

@@ -71,6 +71,7 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     from agent.arena.records.reading import read_records
+    from agent.arena.terminal.tables import fit_lines, terminal_width
     from agent.tuning.fit import tune
 
     try:
@@ -87,15 +88,22 @@ def run(args) -> int:
     except ValueError as error:
         print(f"fruit-rage tune-eval: {error}", file=sys.stderr)
         return 2
+    width = terminal_width(sys.stdout)
     print(
-        f"{result.label}: {result.positions[0]} positions of {result.games[0]} games fitted, "
-        f"{result.positions[1]} of {result.games[1]} held out (seed {result.seed}, ridge {result.ridge:g}"
-        + (f", without {', '.join(result.dropped)}" if result.dropped else "")
-        + ")"
+        fit_lines(
+            f"{result.label}: {result.positions[0]} positions of {result.games[0]} games fitted, "
+            f"{result.positions[1]} of {result.games[1]} held out (seed {result.seed}, ridge {result.ridge:g}"
+            + (f", without {', '.join(result.dropped)}" if result.dropped else "")
+            + ")",
+            width,
+        )
     )
     print(
-        f"R^2 train {result.r2_train:.3f}, held out {result.r2_heldout:.3f}; greedy pair alone "
-        f"on the held-out games {result.r2_greedy_pair:.3f} (scaled to fit: {result.r2_greedy_pair_fitted:.3f})"
+        fit_lines(
+            f"R^2 train {result.r2_train:.3f}, held out {result.r2_heldout:.3f}; greedy pair alone "
+            f"on the held-out games {result.r2_greedy_pair:.3f} (scaled to fit: {result.r2_greedy_pair_fitted:.3f})",
+            width,
+        )
     )
     for name, weight in zip(FEATURE_NAMES, result.evaluation.weights):
         print(f"  {name:<22} {weight:+.4f}")

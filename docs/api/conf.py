@@ -13,6 +13,7 @@ from agent import __version__  # noqa: E402  (after the path is set)
 
 project = "fruit-rage"
 author = "the fruit-rage developers"
+copyright = author  # the footer names who holds it; without it Sphinx prints "Copyright ©" alone
 release = version = __version__
 root_doc = "api/index"
 extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.doctest"]

@@ -8,6 +8,7 @@ import sys
 from typing import TextIO
 
 from nim_games.console import EXIT_CODES, interrupted, number, plural, printable, reader_left
+from nim_games.help_format import LineWrappingHelpFormatter
 
 from .client import Client, GameRejected, NoServer, ServerClosed, ServerSilent
 from .game_log import GameLog, LogWriteError
@@ -65,7 +66,7 @@ def start_game_parser() -> argparse.ArgumentParser:
         description="Run one game of Expanding Nim between two networked players (exp-nim), "
         "show each move as it comes, write game-log.txt, and print the result.",
         epilog=RULES_TOLD + "\n" + EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=LineWrappingHelpFormatter,
     )
     parser.add_argument("n", type=_stones, help=f"number of stones, 1..{MAX_STONES}")
     parser.add_argument("r", type=number(int, 0, MAX_STONES), help=f"number of resets per player, 0..{MAX_STONES}")
@@ -175,7 +176,7 @@ def exp_nim_parser() -> argparse.ArgumentParser:
         "piped in, one per line. Started before its server, it keeps trying to "
         "connect for a few seconds.",
         epilog=RULES_TOLD + "\n" + EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=LineWrappingHelpFormatter,
     )
     parser.add_argument("server", type=_host_port, metavar="HOST:PORT", help="the game server")
     parser.add_argument(

@@ -11,14 +11,15 @@ DEFAULT_TIME = 120.0
 MAX_STONES = 1_000_000  # also the most resets and the largest initial maximum
 MIN_TIME, MAX_TIME = 0.01, 86400.0  # seconds per player
 
-# The rules as both command lines' --help tell them.
-RULES_TOLD = """\
-How it is won: the players take turns removing stones from one heap, and whoever
-takes the last stone wins (a move may ask for more than are left: it takes them all).
-The first move takes 1 to the initial maximum m; every later move up to the larger of
-m and 1 + the largest take so far. With a move a player may use one of its resets:
-the opponent's next move may then take at most m. A player who runs out of its time,
-moves out of turn or breaks a rule loses."""
+# The rules as both command lines' --help tell them, one paragraph their help wraps.
+RULES_TOLD = (
+    "How it is won: the players take turns removing stones from one heap, and whoever"
+    " takes the last stone wins (a move may ask for more than are left: it takes them"
+    " all). The first move takes 1 to the initial maximum m; every later move up to "
+    "the larger of m and 1 + the largest take so far. With a move a player may use "
+    "one of its resets: the opponent's next move may then take at most m. A player "
+    "who runs out of its time, moves out of turn or breaks a rule loses."
+)
 
 
 def grown_limit(init_max: int, largest_take: int) -> int:

@@ -182,3 +182,16 @@ def test_report_lines_fit_80_columns_even_for_extreme_matches():
     losses = [Pair(n, 0.0, -987_654, True) for n in range(1, 3)]
     for pairs in (sweep, losses, sweep[:1]):
         assert all(len(line) <= 80 for line in paired_stats(pairs).lines())
+
+
+def test_a_whitewash_shows_the_same_elo_in_the_pair_lines_as_in_the_match_table():
+    """A whitewash's Elo is the clamped score's, about -1200: the match table shows it as
+    `<-800`, and so do the pair lines, never a figure beyond the table's limit."""
+    lost = PentanomialStats.from_counts((5, 0, 0, 0, 0))
+    assert lost.elo < -800
+    elo_line = lost.lines()[1]
+    assert elo_line.startswith("Elo: <-800 [<-800, ") and "1199" not in elo_line
+    high = int(elo_line.split("[<-800, ")[1].split("]")[0])
+    assert -800 <= high < 0  # the interval's top as the table shows a bound within the limit
+    won = PentanomialStats.from_counts((0, 0, 0, 0, 5))
+    assert won.lines()[1].startswith("Elo: >+800 [") and won.lines()[1].split("]")[0].endswith(", >+800")

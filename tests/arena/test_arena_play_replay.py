@@ -163,6 +163,29 @@ def test_human_play_shows_the_start_board_when_the_agent_starts_and_counts_in_th
     assert "3x3, 1 type, 60 s each" in stdout.getvalue()
 
 
+def test_play_takes_a_python_player_as_match_does():
+    """`--agent py:...` as in match: the player is made (its module tried in a worker
+    first) and plays in this process, named as given; --help says so."""
+    stdout = io.StringIO()
+    agent = "py:library_players:CpuBurner"
+    play_human_game(play_args(first="computer", agent=agent), io.StringIO("q\n"), stdout)
+    assert f"Agent ({agent}) played " in stdout.getvalue() and "Game abandoned." in stdout.getvalue()
+    refused = fruit_rage("play", "--agent", "py:no_such_module_here:player")
+    assert (
+        refused.returncode == 2
+        and "no_such_module_here" in refused.stderr
+        and "command not found" not in refused.stderr
+    )
+    assert "py:package.module:factory" in " ".join(fruit_rage("play", "--help").stdout.split())
+
+
+def test_terminal_play_gives_each_side_120_seconds_as_the_page_does():
+    shown = " ".join(fruit_rage("play", "--help").stdout.split())
+    assert "(default: 120)" in shown
+    done = fruit_rage("play", "--size", "3", "--seed", "1", stdin_text="q\n")
+    assert done.returncode == 0 and "120 s each" in done.stdout
+
+
 def test_human_play_says_once_that_you_lose_on_time_with_the_score():
     class SlowInput(io.StringIO):
         def readline(self, *args):
@@ -173,7 +196,7 @@ def test_human_play_says_once_that_you_lose_on_time_with_the_score():
     play_human_game(play_args(time=0.1), SlowInput("A1\n"), stdout)
     text = stdout.getvalue()
     assert text.count("ran out of time") == 1 and "wins" not in text and "You played" not in text
-    last = text.splitlines()[-1]
+    last = " ".join(text[text.rindex("You lose") :].split())  # the last message, in 80 columns
     assert last.startswith("You lose: ran out of time: used 0.3") and last.endswith("Final score: you 0, agent 0.")
 
 
@@ -531,10 +554,11 @@ def test_play_says_when_the_agent_lost_a_board_lost_for_it_from_the_start():
         grid, mover = play(grid, cell)[0], "agent" if mover == "you" else "you"
     stdout = io.StringIO()
     play_human_game(play_args(size=6, types=3, seed=4, agent="random"), io.StringIO("\n".join(lines) + "\n"), stdout)
-    text = stdout.getvalue().splitlines()
-    assert text[-2].startswith("You win. Final score: you ")
-    assert text[-1] == (
-        "With best play from the start, the first mover wins this board by 100: "
+    text = stdout.getvalue()
+    end = " ".join(text[text.rindex("You win") :].split())  # the last two messages, in 80 columns
+    assert end.startswith("You win. Final score: you ")
+    assert end.endswith(
+        ". With best play from the start, the first mover wins this board by 100: "
         "the agent, moving second, could not have won it."
     )
 
@@ -550,3 +574,9 @@ def test_replay_says_once_what_its_marks_are_and_shows_holes_as_the_readme_does(
     assert any("*" in row for row in rows)  # the holes the moves leave
     with open(os.path.join(PROJECT_ROOT, "README.md"), encoding="utf-8") as readme:
         assert "`*` is a hole" in readme.read()
+
+
+@pytest.mark.parametrize("subcommand", ["replay", "audit", "phases", "analyse"])
+def test_the_commands_that_read_recorded_games_name_every_kind_of_file_they_take(subcommand):
+    shown = " ".join(fruit_rage(subcommand, "--help").stdout.split())
+    assert "match --out" in shown and "play --out" in shown and "saved from the browser page" in shown

@@ -150,6 +150,10 @@ def test_a_sequential_match_stops_at_its_verdict(tmp_path, test, verdict):
     recorded = out.read_text().splitlines()
     assert 10 <= pairs < 1000 and len(recorded) == 2 * pairs  # stopped at once, every pair whole
     assert f"Pairs: {pairs}," in done.stdout and "Ptnml(0-2):" in done.stdout
+    # the report says what was played, and what was planned
+    header = " ".join(done.stdout.split("\n", 3)[1:3])
+    assert header.startswith("at most 2000 games (1000 boards, each played twice) on 4x4 boards"), header
+    assert f"the test decided after {2 * pairs} games of at most 2000\n" in done.stdout
 
 
 def test_a_sequential_test_needs_pairs():

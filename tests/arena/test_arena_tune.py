@@ -64,6 +64,15 @@ def test_tune_writes_its_verdict(tmp_path):
 def test_tune_refuses_params_for_a_program():
     done = fruit_rage("tune", "greedy", "random", "--param", "depth=1")
     assert done.returncode == 2 and "parameters go to Python players" in done.stderr
+    assert done.stderr.rstrip().endswith("; add --in-process")  # a built-in takes them in-process
+    done = fruit_rage("tune", "python3 player.py", "random", "--param", "depth=1")
+    assert done.returncode == 2 and "--in-process" not in done.stderr  # a command never takes them
+
+
+def test_tune_takes_no_paired_option_its_games_are_always_paired():
+    done = fruit_rage("tune", "greedy", "random", "--paired")
+    assert done.returncode == 2 and "unrecognized arguments: --paired" in done.stderr
+    assert "--paired" not in fruit_rage("tune", "--help").stdout
 
 
 def test_an_undecided_tune_says_in_words_what_it_found_and_what_deciding_would_take():
@@ -74,7 +83,7 @@ def test_an_undecided_tune_says_in_words_what_it_found_and_what_deciding_would_t
     done = fruit_rage("tune", *common, "--games", 20)
     assert done.returncode == 0, done.stderr
     assert "running" not in done.stdout
-    assert "SPRT (pair margin) after 10 pairs: LLR: " in done.stdout and done.stdout.count("no verdict") == 1
+    assert "SPRT after 10 pairs: LLR: " in done.stdout and done.stdout.count("no verdict") == 1  # in 80 columns
     verdict = " ".join(done.stdout[done.stdout.index("verdict: ") :].split())
     found = re.fullmatch(
         r"verdict: none: the candidate gained \+[0-9.]+ \+/- [0-9.]+ points a pair \(95%\), but 10 pairs were too "
@@ -87,5 +96,5 @@ def test_an_undecided_tune_says_in_words_what_it_found_and_what_deciding_would_t
     games = int(found.group(2))
     decided = fruit_rage("tune", *common, "--games", games)
     assert "verdict: keep the candidate (H1): the candidate gained" in " ".join(decided.stdout.split())
-    pairs = int(re.search(r"SPRT \(pair margin\) after (\d+) pairs", decided.stdout).group(1))
+    pairs = int(re.search(r"SPRT after (\d+) pairs", decided.stdout).group(1))
     assert 0.7 * int(found.group(1)) <= pairs <= int(found.group(1))

@@ -1,8 +1,8 @@
 """`fruit-rage bench` and agent.bench: the project's positions read whole, small files made
 here searched with their values checked against the plain rules (agent.rules.negamax_value),
 a wrong value exit 1, a file that is no positions file exit 2, the node total the same
-run after run. The project's own sets take minutes: only one cheap position of them is
-searched here."""
+run after run. The project's own sets take about 15 s of CPU: only one cheap position of
+them is searched here."""
 
 import json
 
@@ -13,6 +13,7 @@ from fruit_helpers import mid_game
 from agent import rules
 from agent.bench import positions as bench_positions
 from agent.bench import read_sets, run_set
+from agent.bench.processor import this_processor
 
 FIRST_OF_THE_6X6_SET = 0  # solved in about half a second
 
@@ -46,10 +47,16 @@ def project_position_set() -> dict:
     return {**first, "positions": [first["positions"][FIRST_OF_THE_6X6_SET]]}
 
 
-def write(tmp_path, sets, name="positions.json"):
+def write(tmp_path, sets, name="positions.json", **metadata):
     path = tmp_path / name
-    path.write_text(json.dumps({"sets": sets}))
+    path.write_text(json.dumps({**metadata, "sets": sets}))
     return path
+
+
+def table(stdout: str) -> list:
+    """The table's lines, its header first, without the legend above it."""
+    lines = stdout.splitlines()
+    return lines[next(k for k, line in enumerate(lines) if line.startswith("set ")) :]
 
 
 def test_the_project_positions_are_read_whole():
@@ -63,6 +70,7 @@ def test_the_project_positions_are_read_whole():
         ("depth7-10x10-full", "depth", 7, 10),
     ]
     assert all(s.reference_cpu_s_total > 0 for s in sets)
+    assert {s.reference_processor for s in sets} == {"Intel Xeon (Sapphire Rapids)"}
     assert sets[0].positions[0].value == 18 and sets[0].positions[0].grid[0] == "020101"
 
 
@@ -70,8 +78,8 @@ def test_the_command_checks_every_value_and_prints_a_line_a_set(tmp_path):
     path = write(tmp_path, [exact_set(), depth_set(), project_position_set()])
     done = fruit_rage("bench", "--positions", path)
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[0].split() == ["set", "positions", "nodes", "CPU", "s", "nodes/s", "ref", "CPU", "s", "ours/ref"]
+    lines = table(done.stdout)
+    assert lines[0].split() == ["set", "pos.", "nodes", "CPU", "s", "nodes/s", "ref", "s", "ratio"]
     rows = {line.split()[0]: line.split() for line in lines[1:-1]}
     assert set(rows) == {"small-exact", "small-depth2", "exact-6x6-full"}
     assert rows["small-exact"][1] == "3" and rows["small-depth2"][1] == "2" and rows["exact-6x6-full"][1] == "1"
@@ -110,13 +118,38 @@ def test_a_wrong_value_is_named_and_exits_1(tmp_path):
     assert done.stderr == (
         f"fruit-rage bench: with-a-wrong-value position 2: the search's value is {right}, the file's {right + 2}\n"
     )
-    assert done.stdout.splitlines()[1].startswith("with-a-wrong-value")  # the set's figures are still shown
+    assert table(done.stdout)[1].startswith("with-a-wrong-value")  # the set's figures are still shown
 
 
-def test_a_position_not_solved_within_the_time_limit_exits_1(tmp_path):
-    done = fruit_rage("bench", "--positions", write(tmp_path, [project_position_set()]), "--time-limit", "0.001")
+def test_a_position_not_solved_within_the_time_limit_exits_1_and_its_set_has_no_ratio(tmp_path):
+    path = write(tmp_path, [project_position_set()])
+    done = fruit_rage("bench", "--positions", path, "--time-limit", "0.001")
     assert done.returncode == 1
     assert "fruit-rage bench: exact-6x6-full position 1: not solved within 0.001 s (depth " in done.stderr
+    row = table(done.stdout)[1].split()
+    assert row[0] == "exact-6x6-full" and row[-2] == "2.153" and row[-1] == "-"
+    report = json.loads(fruit_rage("bench", "--positions", path, "--time-limit", "0.001", "--json").stdout)
+    assert report["sets"][0]["ratio"] is None
+    assert report["sets"][0]["ratio_note"] == "a search did not finish: its CPU is not the whole search's"
+
+
+def test_the_table_names_the_reference_processor_beside_this_one(tmp_path):
+    """The reference times are another machine's: the lines above the table say whose,
+    and this machine's processor, so that the ratio is not read as like for like."""
+    path = write(tmp_path, [depth_set()], reference_processor="Some CPU (model 7)")
+    done = fruit_rage("bench", "--positions", path)
+    assert done.returncode == 0, done.stderr
+    legend = " ".join(done.stdout[: done.stdout.index("\nset ")].split())
+    assert "measured on Some CPU (model 7)" in legend and f"CPU s here ({this_processor()})" in legend
+    assert "across two machines, not like for like" in legend
+    report = json.loads(fruit_rage("bench", "--positions", path, "--json").stdout)
+    assert report["reference_processor"] == "Some CPU (model 7)" and report["processor"] == this_processor()
+    unnamed = fruit_rage("bench", "--positions", write(tmp_path, [depth_set()], name="unnamed.json"))
+    assert "measured on a processor the file does not name" in " ".join(unnamed.stdout.split())
+
+
+def test_this_processor_is_named():
+    assert this_processor().strip() and "\n" not in this_processor()
 
 
 def test_only_the_sets_asked_for_are_searched(tmp_path):
@@ -137,6 +170,10 @@ def test_files_that_are_not_positions_files_exit_2(tmp_path):
         ([tmp_path], "not a regular file"),
         ([not_json], "not.json: not JSON: not a positions file"),
         ([write(tmp_path, [{**exact_set(), "mode": "deep"}])], "set 1 (small-exact): mode: 'deep', not one of"),
+        (
+            [write(tmp_path, [exact_set()], name="cpu.json", reference_processor="a\x1b[2J")],
+            "cpu.json: reference_processor: not a printable text",
+        ),
     ):
         done = fruit_rage("bench", "--positions", *args)
         assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
@@ -207,3 +244,8 @@ def test_numbers_json_does_not_have_and_files_too_large_are_refused(tmp_path, mo
     big = write(tmp_path, [exact_set()], "big.json")
     with pytest.raises(ValueError, match="larger than"):
         read_sets(str(big))
+
+
+def test_the_help_says_how_long_the_bench_takes():
+    shown = " ".join(fruit_rage("bench", "--help").stdout.split())
+    assert "minutes" not in shown and "about 15 s of CPU" in shown

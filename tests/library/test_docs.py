@@ -1,5 +1,7 @@
-"""The examples in README.md and in the public modules' docstrings run as written."""
+"""The examples in README.md and in the public modules' docstrings run as written; the API
+reference's footer names who holds its copyright."""
 
+import ast
 import doctest
 import importlib
 import os
@@ -64,3 +66,20 @@ def test_the_readme_own_player_example_works_word_for_word_from_a_fresh_folder(t
     )
     assert done.returncode == 0, done.stderr
     assert "first-group" in done.stdout and "10 games" in done.stdout, done.stdout
+
+
+def test_the_api_reference_footer_names_who_holds_the_copyright():
+    """Sphinx prints `Copyright ©` and nothing more when conf.py sets no copyright."""
+    with open(os.path.join(PROJECT_ROOT, "docs", "api", "conf.py"), encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    assigned = {
+        target.id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    assert "copyright" in assigned
+    holder = assigned["copyright"]
+    value = ast.literal_eval(assigned[holder.id]) if isinstance(holder, ast.Name) else ast.literal_eval(holder)
+    assert "fruit-rage" in value

@@ -19,6 +19,8 @@ from statistics import NormalDist
 
 import numpy as np
 
+from agent.arena.stats.summary import ELO_SHOWN_LIMIT, format_elo
+
 PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
 # A pair's score per game, the scale that Elo is defined on.
 PAIR_SCORES = np.array(PAIR_POINTS) / 2
@@ -95,14 +97,17 @@ class PentanomialStats:
         )
 
     def lines(self) -> list:
-        """fastchess's report lines."""
+        """fastchess's report lines; an Elo beyond the match table's limit (a whitewash's
+        +-1200 from the clamped score) is shown as that table shows it, `<-800 [<-800, -952]`."""
         counts = ", ".join(map(str, self.counts))
+        if abs(self.elo) > ELO_SHOWN_LIMIT:
+            low, high = (logistic_elo(self.score + sign * self.score_error) for sign in (-1, 1))
+            elo = f"{format_elo(self.elo)} [{format_elo(low)}, {format_elo(high)}]"
+        else:
+            elo = f"{two_decimals(self.elo)} +/- {two_decimals(self.elo_error)}"
         return [
             f"Ptnml(0-2): [{counts}]",
-            (
-                f"Elo: {two_decimals(self.elo)} +/- {two_decimals(self.elo_error)}, "
-                f"nElo: {two_decimals(self.nelo)} +/- {two_decimals(self.nelo_error)}"
-            ),
+            f"Elo: {elo}, nElo: {two_decimals(self.nelo)} +/- {two_decimals(self.nelo_error)}",
             f"LOS: {two_decimals(self.los * 100)} %",
         ]
 

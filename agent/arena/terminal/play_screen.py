@@ -9,7 +9,7 @@ import shutil
 import textwrap
 
 from agent.arena.terminal.boards import beside, fitted_board, render_board, use_colour, visible_width
-from agent.arena.terminal.tables import crop
+from agent.arena.terminal.tables import crop, fit_lines, terminal_width
 
 ALTERNATE_SCREEN, NORMAL_SCREEN = "\x1b[?1049h", "\x1b[?1049l"
 HOME_AND_CLEAR = "\x1b[H\x1b[J"
@@ -86,6 +86,11 @@ class Screen:
         columns = self.size()[1]
         fitted = [crop(line, columns) for line in header], [crop(line, columns) for line in footer]
         return HOME_AND_CLEAR + "\n".join([*fitted[0], board, *fitted[1]])
+
+    def say(self, text: str) -> None:
+        """`text` and a newline, each line wrapped to fit: the terminal's width, or 80
+        columns (COLUMNS) when not one."""
+        self.write(fit_lines(text, self.size()[1] if self.terminal else terminal_width()) + "\n")
 
     def write(self, text: str) -> None:
         self.stdout.write(text)

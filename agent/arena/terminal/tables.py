@@ -1,5 +1,5 @@
 """What the arena's commands share at the terminal: tables rendered by rich to a given
-width, lines cropped to fit it, and durations as a clock shows them. Never imported on
+width, lines cropped or wrapped to fit it, and durations as a clock shows them. Never imported on
 the move path (rich costs milliseconds to load)."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import textwrap
 
 from rich import box
 from rich.console import Console
@@ -55,6 +56,33 @@ def crop(text: str, width: int) -> str:
     if len(text) <= width:
         return text
     return text[: max(0, width - len(ELLIPSIS))] + ELLIPSIS
+
+
+def fit_lines(text: str, width: int) -> str:
+    """Every line of `text` wider than `width` wrapped between words, its continuation
+    lines indented two columns more than it (a name with a hyphen stays whole)."""
+    lines = []
+    for line in text.split("\n"):
+        indent = line[: len(line) - len(line.lstrip())]
+        lines += textwrap.wrap(
+            line, width, subsequent_indent=indent + "  ", break_on_hyphens=False, drop_whitespace=True
+        ) or [line]
+    return "\n".join(lines)
+
+
+def join_fitting(parts, width: int) -> list:
+    """Lines of `parts` joined by commas, as many on a line as fit in `width` columns: a
+    part is split only when it alone is wider (a seed stays by its number)."""
+    units = [f"{part}," for part in parts[:-1]] + list(parts[-1:])
+    lines: list[str] = []
+    for unit in units:
+        if lines and len(lines[-1]) + 1 + len(unit) <= width:
+            lines[-1] += " " + unit
+        elif len(unit) <= width:
+            lines.append(unit)
+        else:
+            lines += textwrap.wrap(unit, width, break_on_hyphens=False)
+    return lines
 
 
 def clock_time(seconds: float) -> str:

@@ -92,7 +92,9 @@ export class AnalysisPanel {
     $("analysis-progress-label").hidden = false;
     $("analysis-progress").max = Math.max(1, state.total);
     $("analysis-progress").value = state.done;
+    // a running analysis counts its positions only once its worker has started
     this.say(state.state === "queued" ? "Waiting for a free worker…"
+      : state.total === 0 ? "Starting the search…"
       : `Searching position ${state.done} of ${state.total}, from the end of the game back…`);
     $("analysis").dataset.state = state.state;
     this.polling = setTimeout(async () => {
