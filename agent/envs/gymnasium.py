@@ -3,10 +3,14 @@ a game against one of the project's players.
 
 >>> import gymnasium
 >>> import agent.envs.gymnasium  # registers FruitRage-v0
->>> env = gymnasium.make("FruitRage-v0", size=4, types=3, opponent="greedy")
->>> observation, info = env.reset(seed=1)
->>> observation.shape, int(info["action_mask"].sum())
-((4, 4, 4), 9)
+>>> from agent import Board
+>>> env = gymnasium.make("FruitRage-v0", board=Board(["01", "21"]), opponent="greedy")
+>>> observation, info = env.reset()
+>>> observation.shape, info["action_mask"].tolist()
+((4, 2, 2), [1, 0, 1, 1])
+>>> observation, reward, terminated, truncated, info = env.step(3)  # B2: 4 points
+>>> reward, terminated  # and greedy's reply took a single fruit, 1 point
+(3.0, False)
 
 Observations and actions are encoded as agent.envs.encoding says, with the legal actions
 in ``info["action_mask"]``. A step is the learner's move and the opponent's reply; with

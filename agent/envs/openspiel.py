@@ -7,7 +7,7 @@ AlphaZero, ...) play it.
 >>> game = pyspiel.load_game("python_fruit_rage(size=4,types=3,seed=1)")
 >>> state = game.new_initial_state()
 >>> len(state.legal_actions()), state.action_to_string(state.legal_actions()[0])
-(9, 'A2')
+(9, 'B1')
 
 The parameters are ``size`` (1..26), ``types`` (1..9) and ``seed``: the game starts on
 the full board agent.Board.random(seed, size, types). Actions and the observation tensor
@@ -99,6 +99,10 @@ class FruitRageState(pyspiel.State):
         return encoding.legal_actions(self.board)
 
     def _apply_action(self, action: int) -> None:
+        # OpenSpiel leaves the check to the game; without it another cell of a group
+        # would play as the group's one action
+        if action not in encoding.legal_actions(self.board):
+            raise ValueError(f"action {action} is not the naming cell of a group on the board")
         self.board, points = self.board.play(encoding.move_of(action, self.size))
         self.scores[self._mover] += points
         self._mover = 1 - self._mover

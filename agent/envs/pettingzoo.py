@@ -1,11 +1,16 @@
 """Fruit Rage as a PettingZoo AEC environment: two players, ``player_0`` moving first.
 
+>>> import numpy as np
+>>> from agent import Board
 >>> from agent.envs.pettingzoo import env
->>> game = env(size=4, types=3)
->>> game.reset(seed=1)
+>>> game = env(board=Board(["01", "21"]))
+>>> game.reset()
 >>> observation, reward, terminated, truncated, info = game.last()
->>> observation["observation"].shape, int(observation["action_mask"].sum())
-((4, 4, 4), 9)
+>>> observation["observation"].shape, np.flatnonzero(observation["action_mask"]).tolist()
+((4, 2, 2), [0, 2, 3])
+>>> game.step(3)  # B2, the naming cell of the two 1s: 4 points
+>>> game.rewards
+{'player_0': 4, 'player_1': -4}
 
 Observations and actions are encoded as agent.envs.encoding says. The reward of a move,
 with ``reward="points"``, is its points to the mover and minus them to the other, so a

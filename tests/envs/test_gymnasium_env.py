@@ -1,6 +1,8 @@
 """The Gymnasium environment FruitRage-v0, read by Gymnasium's own env_checker and by the
 project's referee."""
 
+import subprocess
+import sys
 import warnings
 
 import gymnasium
@@ -91,3 +93,14 @@ def test_render_gives_the_rows_and_points_or_an_image():
     env = FruitRageEnv(board=Board(["01", "21"]), render_mode="rgb_array")
     env.reset()
     assert env.render().shape == (32, 32, 3)
+
+
+def test_gymnasium_make_finds_the_environment_by_its_module_in_a_fresh_process():
+    code = (
+        "import gymnasium; "
+        "env = gymnasium.make('agent.envs.gymnasium:FruitRage-v0', size=5, types=3); "
+        "print(env.spec.id, env.reset(seed=0)[0].shape)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == "FruitRage-v0 (4, 5, 5)"

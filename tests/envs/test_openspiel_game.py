@@ -36,6 +36,14 @@ def test_the_game_is_the_project_s_board_with_its_encoding():
     assert state.observation_string(0).endswith(f"points: {points} 0")
 
 
+def test_an_action_that_is_not_a_naming_cell_is_refused():
+    state = pyspiel.load_game("python_fruit_rage(size=4,types=3,seed=1)").new_initial_state()
+    assert 0 not in state.legal_actions()  # A1 lies in the group that A2 names
+    with pytest.raises(ValueError, match="not the naming cell"):
+        state.apply_action(0)
+    assert state.board == Board.random(1, 4, 3)
+
+
 def test_the_default_game_is_an_eight_by_eight_board_of_four_types():
     state = pyspiel.load_game("python_fruit_rage").new_initial_state()
     assert state.board == Board.random(0, 8, 4)
