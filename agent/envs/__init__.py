@@ -1,7 +1,8 @@
 """Fruit Rage in the standard interfaces of game-AI research: a PettingZoo AEC
 environment (agent.envs.pettingzoo), a Gymnasium environment against one of the
 project's players (agent.envs.gymnasium, registered as ``FruitRage-v0``) and an
-OpenSpiel game (agent.envs.openspiel, registered as ``python_fruit_rage``).
+OpenSpiel game (agent.envs.openspiel, registered as ``python_fruit_rage``); and Red-Blue
+Nim as an OpenSpiel game too (agent.envs.openspiel_nim, ``python_red_blue_nim``).
 
 They need the ``rl`` extra (``pip install 'fruit-rage[rl]'``); this package itself imports
 none of those libraries, so nothing of the rest of agent pays for them.

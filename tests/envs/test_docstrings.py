@@ -7,7 +7,9 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["agent.envs.pettingzoo", "agent.envs.gymnasium", "agent.envs.openspiel"])
+@pytest.mark.parametrize(
+    "module", ["agent.envs.pettingzoo", "agent.envs.gymnasium", "agent.envs.openspiel", "agent.envs.openspiel_nim"]
+)
 def test_docstring_examples(module):
     failed, attempted = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert attempted > 0 and failed == 0
