@@ -2,7 +2,9 @@
 environment (agent.envs.pettingzoo), a Gymnasium environment against one of the
 project's players (agent.envs.gymnasium, registered as ``FruitRage-v0``) and an
 OpenSpiel game (agent.envs.openspiel, registered as ``python_fruit_rage``); and Red-Blue
-Nim as an OpenSpiel game too (agent.envs.openspiel_nim, ``python_red_blue_nim``).
+Nim as an OpenSpiel game too (agent.envs.openspiel_nim, ``python_red_blue_nim``). Players
+go both ways (agent.envs.openspiel_players): the agent as an OpenSpiel bot, OpenSpiel's
+bots as players of the referee and of ``fruit-rage match``.
 
 They need the ``rl`` extra (``pip install 'fruit-rage[rl]'``); this package itself imports
 none of those libraries, so nothing of the rest of agent pays for them.

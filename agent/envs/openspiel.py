@@ -76,6 +76,16 @@ class FruitRageGame(pyspiel.Game):
     def new_initial_state(self) -> "FruitRageState":
         return FruitRageState(self)
 
+    def new_state_at(self, board: Board) -> "FruitRageState":
+        """A state of this game's size at `board`, player 0 to move, no points scored:
+        where a bot is asked for a move in a game played elsewhere."""
+        if board.size != self.size:
+            raise ValueError(f"the game is {self.size}x{self.size}, the board {board.size}x{board.size}")
+        encoding.check_board(board, self.types)
+        state = FruitRageState(self)
+        state.board = board
+        return state
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
             return BoardObserver(self.size, self.types, params)

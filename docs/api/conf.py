@@ -34,7 +34,14 @@ nitpick_ignore += [("py:class", "CoreBoard"), ("py:class", "AgentCommand")]
 # build fetches none of their inventories.
 nitpick_ignore += [
     ("py:class", name)
-    for name in ("numpy.ndarray", "pettingzoo.utils.env.AECEnv", "gymnasium.core.Env", "pyspiel.Game")
+    for name in (
+        "numpy.ndarray",
+        "pettingzoo.utils.env.AECEnv",
+        "gymnasium.core.Env",
+        "pyspiel.Game",
+        "pyspiel.State",
+        "pyspiel.Bot",
+    )
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"

@@ -8,7 +8,14 @@ import pytest
 
 
 @pytest.mark.parametrize(
-    "module", ["agent.envs.pettingzoo", "agent.envs.gymnasium", "agent.envs.openspiel", "agent.envs.openspiel_nim"]
+    "module",
+    [
+        "agent.envs.pettingzoo",
+        "agent.envs.gymnasium",
+        "agent.envs.openspiel",
+        "agent.envs.openspiel_nim",
+        "agent.envs.openspiel_players",
+    ],
 )
 def test_docstring_examples(module):
     failed, attempted = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)

@@ -19,6 +19,7 @@ def run_python(code: str) -> subprocess.CompletedProcess:
         ("agent.envs.gymnasium", "Gymnasium", "gymnasium"),
         ("agent.envs.openspiel", "OpenSpiel", "pyspiel"),
         ("agent.envs.openspiel_nim", "OpenSpiel", "pyspiel"),
+        ("agent.envs.openspiel_players", "OpenSpiel", "pyspiel"),
     ],
 )
 def test_an_environment_without_its_library_names_the_extra_to_install(module, library, blocked):
