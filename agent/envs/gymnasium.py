@@ -98,17 +98,19 @@ class FruitRageEnv(gymnasium.Env):
             self._opening_points = self._opponent_moves()
             if self.board.is_over:
                 raise ValueError("the opponent's first move empties the board: no game is left to learn from")
+        self._mask = encoding.action_mask(self.board)
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if self.board.is_over:
+        if not self._mask.any():
             raise RuntimeError("the game is over: reset() starts the next")
-        if not encoding.is_legal(encoding.action_mask(self.board), action):
-            self.board = Board(["*" * self.size] * self.size, self.types)  # the game ends here
+        if not encoding.is_legal(self._mask, action):
+            self._mask = np.zeros_like(self._mask)  # the game ends here, on the board as it is
             return self._observation(), float(self.illegal_reward), True, False, self._info()
         self.board, points = self.board.play(encoding.move_of(action, self.size))
         self.scores["learner"] += points
         replied = 0 if self.board.is_over else self._opponent_moves()
+        self._mask = encoding.action_mask(self.board)
         terminated = self.board.is_over
         if self.reward_kind == "points":
             reward = points - replied - self._opening_points
@@ -118,7 +120,8 @@ class FruitRageEnv(gymnasium.Env):
         return self._observation(), float(reward), terminated, False, self._info()
 
     def _opponent_moves(self) -> int:
-        self.board, points = self.board.play(self.board.normalize(self.opponent.choose(self.board, OPPONENT_CLOCK)))
+        # any cell of a group plays it, as the referee takes it: the player's own name stands
+        self.board, points = self.board.play(self.opponent.choose(self.board, OPPONENT_CLOCK))
         self.scores["opponent"] += points
         return points
 
@@ -126,14 +129,14 @@ class FruitRageEnv(gymnasium.Env):
         return encoding.planes(self.board, self.types)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": encoding.action_mask(self.board), "scores": dict(self.scores)}
+        return {"action_mask": self._mask.copy(), "scores": dict(self.scores)}
 
     def render(self) -> Any:
         if self.render_mode is None:
             gymnasium.logger.warn("render() needs a render_mode: 'ansi' or 'rgb_array'")
             return None
         if self.render_mode == "ansi":
-            return rendering.ansi(self.board, self.scores, None if self.board.is_over else "learner")
+            return rendering.ansi(self.board, self.scores, "learner" if self._mask.any() else None)
         return rendering.rgb(self.board)
 
 

@@ -152,7 +152,8 @@ class raw_env(AECEnv):
             gymnasium.logger.warn("render() needs a render_mode: 'ansi' or 'rgb_array'")
             return None
         if self.render_mode == "ansi":
-            to_move = None if self.board.is_over else self.agent_selection
+            # an illegal action under env() ends the game before the box is empty
+            to_move = None if not self.agents or any(self.terminations.values()) else self.agent_selection
             return rendering.ansi(self.board, self.scores, to_move)
         return rendering.rgb(self.board)
 

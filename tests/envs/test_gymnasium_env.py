@@ -69,11 +69,13 @@ def test_outcome_rewards_come_at_the_end_as_the_sign_of_the_margin(seed):
 
 
 def test_an_illegal_action_ends_the_episode_with_the_illegal_reward():
-    env = FruitRageEnv(board=Board(["*01", "001", "221"]), illegal_reward=-5.0)
+    board = Board(["*01", "001", "221"])
+    env = FruitRageEnv(board=board, illegal_reward=-5.0, render_mode="ansi")
     env.reset()
     observation, reward, terminated, truncated, info = env.step(4)  # not a naming cell
     assert (reward, terminated, truncated) == (-5.0, True, False)
-    assert not info["action_mask"].any()
+    assert np.array_equal(observation, encoding.planes(board, 3)) and not info["action_mask"].any()
+    assert env.render().endswith("game over\n")
     with pytest.raises(RuntimeError, match="reset"):
         env.step(3)
 

@@ -71,11 +71,12 @@ def test_outcome_rewards_are_the_sign_of_the_referee_s_margin(seed):
 
 
 def test_an_illegal_action_ends_the_game_as_pettingzoo_s_board_games_end_it():
-    game = env(board=Board(["*01", "001", "221"]))
+    game = env(board=Board(["*01", "001", "221"]), render_mode="ansi")
     game.reset()
     game.step(4)  # a cell of the 0s' group, not the group's naming cell (A2, action 3)
     assert game.terminations == {"player_0": True, "player_1": True}
     assert game.rewards == {"player_0": -1, "player_1": 0}
+    assert game.render() == "*01\n001\n221\npoints: player_0 0, player_1 0; game over\n"
 
 
 def test_the_raw_environment_refuses_an_illegal_action():
