@@ -31,6 +31,19 @@ nitpick_ignore = [("py:class", "socket.socket"), ("py:class", "pathlib.Path"), (
 # Board (Board.core's result, typed for checkers in agent/_core.pyi) and the arena's
 # parsed agent command (CommandPlayer's `command` may be one).
 nitpick_ignore += [("py:class", "CoreBoard"), ("py:class", "AgentCommand")]
+# The classes of numpy and of the rl extra's libraries that agent.envs builds on: the
+# build fetches none of their inventories.
+nitpick_ignore += [
+    ("py:class", name)
+    for name in (
+        "numpy.ndarray",
+        "pettingzoo.utils.env.AECEnv",
+        "gymnasium.core.Env",
+        "pyspiel.Game",
+        "pyspiel.State",
+        "pyspiel.Bot",
+    )
+]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"show-inheritance": True}

@@ -23,6 +23,7 @@ BLOCKS = [
         "review": ["agent.arena.review"],
         "tuning": ["agent.tuning"],
         "bench": ["agent.bench"],
+        "envs": ["agent.envs"],
     },
     {"arena": ["agent.arena"], "stats": ["agent.arena.stats"]},
     {

@@ -1,0 +1,83 @@
+"""Players both ways between the project and OpenSpiel: an OpenSpiel bot as a player of
+the project (`OpenSpielPlayer`; `mcts_player` makes OpenSpiel's MCTS one, for
+``fruit-rage match py:agent.envs.openspiel_players:mcts_player``), and the project's agent
+as an OpenSpiel bot (`AgentBot`, with a node, depth or CPU budget).
+
+>>> import pyspiel
+>>> from agent import Limit
+>>> from agent.envs.openspiel_players import AgentBot, mcts_bot
+>>> game = pyspiel.load_game("python_fruit_rage(size=5,types=3,seed=3)")
+>>> bots = [AgentBot(Limit(nodes=1000)), mcts_bot(game, simulations=100, seed=1)]
+>>> returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 1)
+>>> returns[0] == -returns[1]
+True
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any, Callable
+
+import numpy as np
+
+from agent.board import Board, Move
+from agent.engine import Limit, search
+from agent.envs import encoding, missing_library
+from agent.envs.openspiel import FruitRageGame
+
+try:
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+except ImportError as error:
+    raise missing_library("OpenSpiel", error) from error
+
+
+class AgentBot(pyspiel.Bot):
+    """The agent's search, under `limit`, as an OpenSpiel bot of python_fruit_rage."""
+
+    def __init__(self, limit: Limit) -> None:
+        pyspiel.Bot.__init__(self)
+        self.limit = limit
+
+    def step(self, state: Any) -> int:
+        return encoding.action_of(search(state.board, self.limit).move, state.size)
+
+    def restart_at(self, state: Any) -> None:
+        """Nothing to forget: each move is a search of its own."""
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        """The search reads the position from the state: an action seen changes nothing."""
+
+
+def mcts_bot(game: FruitRageGame, simulations: int = 1000, seed: int = 0, rollouts: int = 1) -> Any:
+    """OpenSpiel's MCTS with random rollouts: `simulations` a move, `rollouts` a leaf."""
+    evaluator = mcts.RandomRolloutEvaluator(rollouts, np.random.RandomState(seed))
+    return mcts.MCTSBot(game, 2.0, simulations, evaluator, random_state=np.random.RandomState(seed))
+
+
+class OpenSpielPlayer:
+    """A player (agent.Player) that asks an OpenSpiel bot for each move: the bot is made
+    by `make_bot(game, seed)` for a python_fruit_rage game of the board's size and types,
+    seeded by the position (so that matches replay exactly), and steps a state at the
+    board. Its clock is ignored: the bot's own budget says how long it thinks."""
+
+    def __init__(self, make_bot: Callable[[FruitRageGame, int], Any], name: str) -> None:
+        self.make_bot = make_bot
+        self.name = name
+        self._games: dict[tuple[int, int], FruitRageGame] = {}
+
+    def choose(self, board: Board, clock_left: float) -> Move:
+        key = (board.size, board.types)
+        if key not in self._games:
+            self._games[key] = pyspiel.load_game("python_fruit_rage", {"size": board.size, "types": board.types})
+        game = self._games[key]
+        seed = zlib.crc32("\n".join(board.rows).encode("ascii"))
+        action = self.make_bot(game, seed).step(game.new_state_at(board))
+        return encoding.move_of(action, board.size)
+
+
+def mcts_player(simulations: int = 1000, rollouts: int = 1) -> OpenSpielPlayer:
+    """OpenSpiel's MCTS as a player: `simulations` a move, `rollouts` random games a leaf."""
+    return OpenSpielPlayer(
+        lambda game, seed: mcts_bot(game, simulations, seed, rollouts), f"mcts(simulations={simulations})"
+    )
