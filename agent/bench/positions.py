@@ -92,7 +92,7 @@ def _bench_set(entry, where: str, reference_processor: Optional[str]) -> BenchSe
     if not isinstance(entry, dict):
         raise ValueError(f"{where}: not an object")
     name = entry.get("name")
-    if not _is_name(name):
+    if not isinstance(name, str) or not _is_name(name):
         raise ValueError(f"{where}: name: not a printable text of 1..{MAX_NAME_LENGTH} characters")
     where = f"{where} ({name})"
     mode, depth = entry.get("mode"), entry.get("depth")

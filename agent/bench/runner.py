@@ -61,7 +61,7 @@ class SetResult:
         """Our CPU over the reference's for the set: 2.0 is twice as slow; None when there
         is none (ratio_note says why)."""
         reference = self.bench_set.reference_cpu_s_total
-        return None if self.ratio_note else self.cpu_s / reference
+        return None if self.ratio_note or reference is None else self.cpu_s / reference
 
     @property
     def ratio_note(self) -> str:

@@ -228,6 +228,7 @@ class CgroupMove(RunningMove):
         """How the move ended. A cgroup removed while the move ran (by another referee's
         sweep, which killed the move with it) loses the move, charged its own process's
         CPU, the rest being unknown; the match goes on."""
+        cpu: Optional[float]
         try:
             _, status, usage = _reap(self.process.pid, self.kill)
         finally:
