@@ -4,12 +4,16 @@
 // again when its width changes.
 
 import { svgElement } from "./board.js";
+import { signed } from "./words.js";
 
 const WIDTH = 560;
 const MIN_WIDTH = 280;
 const HEIGHT = 300;
-const MARGIN = { left: 52, right: 16, top: 16, bottom: 44 };
-const DIGIT_WIDTH = 7.5;   // an axis label's characters are at most this wide, at the style sheet's 12px
+const MARGIN = { right: 16, top: 16, bottom: 44 };   // the left one fits the y labels
+const TITLE_X = 10;   // the rotated y title's middle
+const TITLE_ROOM = 20;   // left of the y labels: the title's 12px line about TITLE_X, and a gap
+const TICK = 4;   // a tick's length
+const LABEL_OFFSET = 7;   // from the y axis to its labels' right end: a tick and a gap
 const INSET = 10;   // between the axes and the nearest point: no point sits on an axis or under a label
 
 const drawn = new WeakMap();   // svg -> its latest series and options, drawn again on a resize
@@ -19,6 +23,17 @@ const resized = new ResizeObserver((entries) => {
     if (last && chartWidth(target) !== last.width) drawLineChart(target, last.series, last.options);
   }
 });
+
+// The widest of `texts` in the font the style sheet gives a text in `group`, measured on
+// a canvas: it needs no layout, so a chart drawn while hidden is measured alike.
+const canvas = document.createElement("canvas").getContext("2d");
+function widest(group, texts) {
+  const probe = svgElement("text", {}, group);
+  const style = getComputedStyle(probe);   // live: read before the probe goes
+  canvas.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  probe.remove();
+  return Math.ceil(Math.max(...texts.map((text) => canvas.measureText(text).width)));
+}
 
 function chartWidth(svg) {
   const shown = svg.getBoundingClientRect().width;
@@ -53,28 +68,30 @@ export function drawLineChart(svg, series, options = {}) {
   const [xLow, xHigh] = options.xRange || [Math.min(...xs), Math.max(...xs)];
   const yTicks = ticks(Math.min(...ys), Math.max(...ys));
   const [yLow, yHigh] = [Math.min(...ys, ...yTicks), Math.max(...ys, ...yTicks)];
-  const plotWidth = width - MARGIN.left - MARGIN.right - INSET;
+  const axes = svgElement("g", { class: "axis" }, svg);
+  // the y axis stands right of the title's line and the widest y label: none overlaps another
+  const axis = TITLE_ROOM + widest(axes, yTicks.map(signed)) + LABEL_OFFSET;
+  const plotWidth = width - axis - MARGIN.right - INSET;
   const plotHeight = HEIGHT - top - MARGIN.bottom - INSET;
-  const left = MARGIN.left + INSET;
+  const left = axis + INSET;
   const x = (v) => left + (xHigh === xLow ? plotWidth / 2 : (v - xLow) / (xHigh - xLow) * plotWidth);
   const y = (v) => top + (yHigh === yLow ? plotHeight / 2 : (yHigh - v) / (yHigh - yLow) * plotHeight);
 
-  const axes = svgElement("g", { class: "axis" }, svg);
-  svgElement("line", { x1: MARGIN.left, y1: top, x2: MARGIN.left, y2: HEIGHT - MARGIN.bottom }, axes);
-  svgElement("line", { x1: MARGIN.left, y1: HEIGHT - MARGIN.bottom, x2: width - MARGIN.right, y2: HEIGHT - MARGIN.bottom }, axes);
+  svgElement("line", { x1: axis, y1: top, x2: axis, y2: HEIGHT - MARGIN.bottom }, axes);
+  svgElement("line", { x1: axis, y1: HEIGHT - MARGIN.bottom, x2: width - MARGIN.right, y2: HEIGHT - MARGIN.bottom }, axes);
   for (const value of yTicks) {
-    svgElement("line", { x1: MARGIN.left - 4, y1: y(value), x2: MARGIN.left, y2: y(value) }, axes);
-    const label = svgElement("text", { x: MARGIN.left - 7, y: y(value) + 4, "text-anchor": "end" }, axes);
-    label.textContent = value > 0 ? `+${value}` : `${value}`;
+    svgElement("line", { x1: axis - TICK, y1: y(value), x2: axis, y2: y(value) }, axes);
+    const label = svgElement("text", { x: axis - LABEL_OFFSET, y: y(value) + 4, "text-anchor": "end" }, axes);
+    label.textContent = signed(value);
   }
   const xTicks = options.xTicks || ticks(xLow, xHigh, 8);
   const xText = (value) => `${value}${options.xUnit || ""}`;
   // on a narrow chart every tick keeps its line, and only every `labelEvery`-th its label
-  const labelRoom = DIGIT_WIDTH * Math.max(...xTicks.map((value) => xText(value).length)) + 4;
+  const labelRoom = widest(axes, xTicks.map(xText)) + 4;
   const tickRoom = xTicks.length > 1 ? (x(xTicks[xTicks.length - 1]) - x(xTicks[0])) / (xTicks.length - 1) : width;
   const labelEvery = Math.max(1, Math.ceil(labelRoom / tickRoom));
   xTicks.forEach((value, k) => {
-    svgElement("line", { x1: x(value), y1: HEIGHT - MARGIN.bottom, x2: x(value), y2: HEIGHT - MARGIN.bottom + 4 }, axes);
+    svgElement("line", { x1: x(value), y1: HEIGHT - MARGIN.bottom, x2: x(value), y2: HEIGHT - MARGIN.bottom + TICK }, axes);
     if ((xTicks.length - 1 - k) % labelEvery) return;   // the last tick keeps its label
     // a label that would cross the chart's right edge ends at it
     const room = x(value) + labelRoom / 2 <= width;
@@ -86,10 +103,10 @@ export function drawLineChart(svg, series, options = {}) {
   svgElement("text", { class: "chart-label", x: left + plotWidth / 2, y: HEIGHT - 8, "text-anchor": "middle" }, svg)
     .textContent = options.xLabel || "";
   svgElement("text", {
-    class: "chart-label", x: 12, y: top + plotHeight / 2, "text-anchor": "middle",
-    transform: `rotate(-90 12 ${top + plotHeight / 2})`,
+    class: "chart-label", x: TITLE_X, y: top + plotHeight / 2, "text-anchor": "middle", "dominant-baseline": "central",
+    transform: `rotate(-90 ${TITLE_X} ${top + plotHeight / 2})`,
   }, svg).textContent = options.yLabel || "";
-  svgElement("line", { class: "zero-line", x1: MARGIN.left, y1: y(0), x2: width - MARGIN.right, y2: y(0) }, svg);
+  svgElement("line", { class: "zero-line", x1: axis, y1: y(0), x2: width - MARGIN.right, y2: y(0) }, svg);
 
   series.forEach((s, seriesIndex) => {
     const group = svgElement("g", { "data-series": s.name }, svg);
@@ -123,9 +140,9 @@ export function drawLineChart(svg, series, options = {}) {
     const legend = svgElement("g", { class: "legend" }, svg);
     series.forEach((s, i) => {
       const line = MARGIN.top + 18 * i;
-      svgElement("line", { class: `series ${s.className}`, x1: MARGIN.left + 12, y1: line, x2: MARGIN.left + 42, y2: line }, legend);
-      svgElement("circle", { class: `point ${s.className}`, cx: MARGIN.left + 27, cy: line, r: 4 }, legend);
-      svgElement("text", { x: MARGIN.left + 50, y: line + 4 }, legend).textContent = s.name;
+      svgElement("line", { class: `series ${s.className}`, x1: axis + 12, y1: line, x2: axis + 42, y2: line }, legend);
+      svgElement("circle", { class: `point ${s.className}`, cx: axis + 27, cy: line, r: 4 }, legend);
+      svgElement("text", { x: axis + 50, y: line + 4 }, legend).textContent = s.name;
     });
   }
 }
