@@ -1,8 +1,9 @@
 """The page on a phone (390x844, touch) and on a desktop (1280x900) in headless Chromium:
 a group is taken as the device allows (a finger's first tap shows it, a second takes it),
-outlines stay in their cells, chart text is readable and no point sits on an axis, nothing
-moves as a replay steps, a saved game calls the person's time thinking, a hint goes with
-its position, and every label and the "exact" mark are defined where they are used.
+outlines stay in their cells, chart text is readable and no point sits on an axis nor any
+axis label on the y title, the Phases table fits the screen, nothing moves as a replay
+steps, a saved game calls the person's time thinking, a hint goes with its position, and
+every label and the "exact" mark are defined where they are used.
 
 One browser per size serves every test (tests/browser_helpers.py)."""
 
@@ -62,6 +63,49 @@ for (const point of svg.querySelectorAll('g[data-series] circle.point')) {
   for (const label of labels) if (meet(p, box(label))) found.push([point.dataset.index, label.textContent]);
 }
 return found;
+"""
+# A chart of margins from 0 to arguments[1] (the middle y label then as wide as the
+# widest), drawn in a new figure arguments[0] px wide: [the y title's box is inside the
+# chart, the axis labels whose box meets the y title's].
+AXIS_TITLE_MEETS = """
+const [width, high, done] = arguments;
+import('/static/js/chart.js').then(({ drawLineChart }) => {
+  const figure = document.createElement('figure');
+  figure.className = 'chart';
+  figure.style.width = `${width}px`;
+  const svg = figure.appendChild(document.createElementNS('http://www.w3.org/2000/svg', 'svg'));
+  document.querySelector('main').prepend(figure);
+  const series = [
+    {name: 'moved first', className: 'series-a', points: [[10, 0], [50, high], [100, high / 2]]},
+    {name: 'moved second', className: 'series-b', points: [[10, high / 4], [50, high / 2], [100, high]]},
+  ];
+  drawLineChart(svg, series, {
+    xLabel: 'fruit gone', xUnit: '%', yLabel: "A's mean margin", xRange: [0, 100], legend: true,
+  });
+  const box = (e) => e.getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const title = box([...svg.querySelectorAll('.chart-label')].find((t) => t.textContent === "A's mean margin"));
+  const chart = box(svg);
+  const inside = title.left >= chart.left && title.top >= chart.top && title.bottom <= chart.bottom;
+  const met = [...svg.querySelectorAll('.axis text')].filter((t) => meet(title, box(t))).map((t) => t.textContent);
+  figure.remove();
+  done([inside, met]);
+});
+"""
+# The Phases table: [the width of its box's content, its box's width, the page's width,
+# the viewport's width, the most lines a row label takes].
+PHASES_TABLE_FIT = """
+const table = document.getElementById('phases-table');
+const lines = (cell) => {
+  const range = document.createRange();
+  range.selectNodeContents(cell);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+};
+return [
+  table.parentElement.scrollWidth, table.parentElement.clientWidth,
+  document.documentElement.scrollWidth, window.innerWidth,
+  Math.max(...[...table.querySelectorAll('tbody th')].map(lines)),
+];
 """
 # Where the replay's parts are on the page.
 PLACES = """
@@ -265,6 +309,24 @@ def test_chart_text_is_readable_no_point_sits_on_an_axis_and_every_label_is_defi
     assert any(EXACT_MARK in text for text in moves) and not any("=" in text for text in moves)
 
 
+@pytest.mark.parametrize("width", [260, 370, 560, 768])
+def test_a_charts_y_title_is_inside_it_and_meets_no_axis_label(page, server, width):
+    driver, _ = page
+    open_page(driver, server)
+    for high in (200, -200, 2000, 0.5):
+        inside, met = driver.execute_async_script(AXIS_TITLE_MEETS, width, high)
+        assert inside and met == [], (high, met)
+
+
+def test_the_phases_table_fits_the_screen_with_short_row_labels(page, server):
+    driver, size = page
+    open_record(driver, server)
+    element(driver, "tab-phases").click()
+    content, room, page_width, viewport, lines = driver.execute_script(PHASES_TABLE_FIT)
+    assert content <= room and page_width <= viewport == size[0]
+    assert lines <= 2
+
+
 def test_a_saved_game_calls_the_persons_time_thinking_in_plain_words(page, server, saved_game):
     driver, _ = page
     open_record(driver, server, upload=saved_game)
@@ -275,5 +337,5 @@ def test_a_saved_game_calls_the_persons_time_thinking_in_plain_words(page, serve
     element(driver, "tab-phases").click()
     assert element(driver, "phases-source").text == "saved.jsonl: 1 game."
     assert element(driver, "phases-caption").text.startswith("A (you) minus B (greedy) in points")
-    rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#phases-table tbody th")]
-    assert rows[-1] == "you thinking s a game" and all("game(s)" not in row for row in rows), rows
+    columns = [column.text for column in driver.find_elements(By.CSS_SELECTOR, "#phases-table thead th")]
+    assert columns[-1] == "you thinking s a game" and all("game(s)" not in column for column in columns), columns

@@ -32,8 +32,10 @@ export function showPhases(file) {
   const { A, B } = phases.agents;
   $("phases-caption").textContent = `A (${A}) minus B (${B}) in points, the mean over games, `
     + "once each part of the fruit is gone";
+  // "(1 game)" keeps together where a narrow column wraps its heading
+  const named = (s) => `${s.label} (${plural(s.games, "game").replace(" ", "\u00a0")})`;
   const series = phases.series.map((s) => ({
-    name: `${s.label} (${plural(s.games, "game")})`,
+    name: named(s),
     className: s.first === "A" ? "series-a" : "series-b",
     points: s.margins.map((margin, k) => [phases.fruit_gone[k], Math.round(margin * 10) / 10]),
   }));
@@ -41,14 +43,16 @@ export function showPhases(file) {
     xLabel: "fruit gone", xUnit: "%", yLabel: "A's mean margin", xTicks: phases.fruit_gone,
     xRange: [0, 100], legend: true,
   });
+  // a row for each part of the fruit, as the command prints it: a few columns, which fit a phone
+  const columns = [
+    ...phases.series.map((s) => ({ label: named(s), values: s.margins.map((m) => (m > 0 ? "+" : "") + m.toFixed(1)) })),
+    { label: `${A} ${phases.a_time} s a game`, values: phases.cpu_per_game.map((c) => c.toFixed(2)) },
+  ];
   const table = $("phases-table");
   const head = document.createElement("thead");
-  head.append(row("th", "fruit gone", phases.fruit_gone.map((p) => `${p}%`)));
+  head.append(row("th", "fruit gone", columns.map((c) => c.label)));
   const body = document.createElement("tbody");
-  for (const s of phases.series) {
-    body.append(row("td", `${s.label} (${plural(s.games, "game")})`, s.margins.map((m) => (m > 0 ? "+" : "") + m.toFixed(1))));
-  }
-  body.append(row("td", `${A} ${phases.a_time} s a game`, phases.cpu_per_game.map((c) => c.toFixed(2))));
+  phases.fruit_gone.forEach((p, k) => body.append(row("td", `${p}%`, columns.map((c) => c.values[k]))));
   table.replaceChildren(head, body);
   if (phases.skipped) {
     const note = cell("caption", `left out: ${plural(phases.skipped, "game")} ended by a fault`);
