@@ -150,7 +150,8 @@ class Board:
     @property
     def is_over(self) -> bool:
         """True when the box is empty: the game has ended."""
-        return rules.is_empty(self._rows)
+        # gravity (a board is settled) empties the bottom row last
+        return self._rows[-1].count(rules.EMPTY) == len(self._rows)
 
     def core(self) -> CoreBoard:
         """This position in the compiled core (agent._core.Board), built once."""

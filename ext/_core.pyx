@@ -17,7 +17,7 @@ from libc.stdint cimport INT64_MAX, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from bits cimport ctz
+from bits cimport ctz, popcount
 from core_types cimport MAX_N, Group, GroupList, Position
 
 
@@ -69,6 +69,7 @@ cdef tuple group_cells(const Position *pos, const GroupList *groups, const Group
 cdef class Board:
     """A position of the core, built from and shown as rules-style rows (top row first)."""
     cdef Position pos
+    cdef _GroupLists listed      # its groups once listed (see group_list)
 
     def __init__(self, rows):
         rows = tuple(rows)
@@ -106,22 +107,68 @@ cdef class Board:
         return hash_from_scratch(&self.pos)
 
     def rows(self):
-        cdef int n = self.pos.n, row, col, t
-        grid = [["*"] * n for _ in range(n)]
+        cdef int n = self.pos.n, t, col
+        cdef uint32_t bits
+        grid = bytearray(b"*" * (n * n))
+        cdef unsigned char[::1] cells = grid
         for t in range(self.pos.types):
             for col in range(n):
-                for row in range(n):
-                    if self.pos.plane[t][col] >> (n - 1 - row) & 1:
-                        grid[row][col] = chr(48 + t)
-        return tuple("".join(r) for r in grid)
+                bits = self.pos.plane[t][col]
+                while bits:
+                    cells[(n - 1 - ctz(bits)) * n + col] = 48 + t
+                    bits &= bits - 1
+        text = grid.decode("ascii")
+        return tuple(text[row * n:(row + 1) * n] for row in range(n))
+
+    def write_planes(self, signed char[:, :, ::1] out):
+        """Writes the position into `out`, a (planes, n, n) int8 array: plane t (below the
+        last) 1 where fruit t lies, the last plane 1 on the holes. The array of the
+        environments' observations, filled without a Python object per cell."""
+        cdef int n = self.pos.n, holes = out.shape[0] - 1, t, row, col
+        cdef uint32_t bits, filled
+        if out.shape[1] != n or out.shape[2] != n or holes < self.pos.types:
+            raise ValueError(f"need a ({self.pos.types + 1} or more, {n}, {n}) array")
+        memset(&out[0, 0, 0], 0, out.shape[0] * n * n)
+        for col in range(n):
+            filled = 0
+            for t in range(self.pos.types):
+                bits = self.pos.plane[t][col]
+                filled |= bits
+                while bits:
+                    out[t, n - 1 - ctz(bits), col] = 1
+                    bits &= bits - 1
+            # gravity: a column's fruit fills its bottom rows, the holes are those above
+            for row in range(n - popcount(filled)):
+                out[holes, row, col] = 1
+
+    def write_naming_cells(self, signed char[::1] mask):
+        """Writes into `mask` (n * n int8) 1 at row * n + col for each group's naming cell
+        (its lowest cell in its leftmost column), 0 elsewhere: the environments' action
+        mask, without a Python object per cell."""
+        cdef GroupList *groups
+        cdef const Group *g
+        cdef int i, n = self.pos.n
+        if mask.shape[0] != n * n:
+            raise ValueError(f"need an array of {n * n} cells")
+        groups = self.group_list()
+        memset(&mask[0], 0, n * n)
+        for i in range(groups.count):
+            g = &groups.groups[i]
+            mask[(n - 1 - ctz(group_masks(groups, g)[0])) * n + g.lo] = 1
+
+    cdef GroupList *group_list(self) except NULL:
+        """This position's groups, listed on first use: an environment's step reads them
+        for its mask and then plays one of them."""
+        if self.listed is None:
+            self.listed = _GroupLists(1, self.pos.fruit)
+            list_groups(&self.pos, self.listed.lists)
+        return self.listed.lists
 
     def groups(self):
         """Every group as a tuple of (row, col) cells, in the core's enumeration order."""
-        cdef _GroupLists scratch = _GroupLists(1, self.pos.fruit)
+        cdef GroupList *groups = self.group_list()
         cdef int i
-        list_groups(&self.pos, scratch.lists)
-        return [group_cells(&self.pos, scratch.lists, &scratch.lists.groups[i])
-                for i in range(scratch.lists.count)]
+        return [group_cells(&self.pos, groups, &groups.groups[i]) for i in range(groups.count)]
 
     def evaluations_after_moves(self, int kind):
         """{cell: evaluation `kind` of the position the move there leaves}, one cell per
@@ -205,9 +252,7 @@ cdef class Board:
         return found
 
     def group_count(self):
-        cdef _GroupLists scratch = _GroupLists(1, self.pos.fruit)
-        list_groups(&self.pos, scratch.lists)
-        return scratch.lists.count
+        return self.group_list().count
 
     def play(self, cell):
         """(next Board, points) for the move at (row, col); ValueError on an empty cell."""
@@ -215,14 +260,11 @@ cdef class Board:
         cdef uint32_t bit
         cdef Group *g
         cdef Board child
-        cdef _GroupLists scratch
         cdef GroupList *groups
         if not (0 <= row < n and 0 <= col < n):
             raise ValueError(f"cell {cell} is off the board")
         bit = 1u << (n - 1 - row)
-        scratch = _GroupLists(1, self.pos.fruit)
-        groups = scratch.lists
-        list_groups(&self.pos, groups)
+        groups = self.group_list()
         for i in range(groups.count):
             g = &groups.groups[i]
             if g.lo <= col <= g.hi and group_masks(groups, g)[col - g.lo] & bit:

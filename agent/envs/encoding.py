@@ -27,11 +27,9 @@ def observation_shape(size: int, types: int) -> tuple[int, int, int]:
 
 def planes(board: Board, types: int) -> np.ndarray:
     """The board as its fruit planes and the holes' plane (see the module's docstring)."""
-    n = board.size
-    cells = np.frombuffer("".join(board.rows).encode("ascii"), dtype=np.uint8).astype(np.int64) - ord("0")
-    cells[cells < 0] = types  # "*" sorts before the digits: a hole, the last plane
-    cells = cells.reshape(n, n)
-    return (cells[None, :, :] == np.arange(types + 1)[:, None, None]).astype(OBSERVATION_DTYPE)
+    out = np.empty(observation_shape(board.size, types), dtype=OBSERVATION_DTYPE)
+    board.core().write_planes(out)
+    return out
 
 
 def action_of(move: Move, size: int) -> int:
@@ -45,16 +43,13 @@ def move_of(action: int, size: int) -> Move:
 def legal_actions(board: Board) -> list[int]:
     """The groups' naming cells as actions, in increasing order (none once the box is
     empty)."""
-    n = board.size
-    # The core lists a group's cells column by column from its leftmost, bottom cell
-    # first: the naming cell, read without the per-group work of Board.groups().
-    return sorted(row * n + col for (row, col), *_ in board.core().groups())
+    return np.flatnonzero(action_mask(board)).tolist()
 
 
 def action_mask(board: Board) -> np.ndarray:
     """1 at each group's naming cell, 0 elsewhere."""
-    mask = np.zeros(board.size * board.size, dtype=np.int8)
-    mask[legal_actions(board)] = 1
+    mask = np.empty(board.size * board.size, dtype=np.int8)
+    board.core().write_naming_cells(mask)
     return mask
 
 
