@@ -10,8 +10,6 @@ The names below are loaded when first used (PEP 562), so the competition move, w
 imports this package, pays nothing for them.
 """
 
-from agent._version import __version__ as __version__  # the one place it is written
-
 _EXPORTS = {
     "Board": "agent.board",
     "Move": "agent.board",
@@ -65,6 +63,10 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> "Any":
+    if name == "__version__":  # written once, in agent._version, which a move never loads
+        from agent._version import __version__
+
+        return __version__
     module_name = _EXPORTS.get(name)
     if module_name is None:
         raise AttributeError(f"module 'agent' has no attribute {name!r}")
