@@ -1,5 +1,6 @@
 """Players both ways between the project and OpenSpiel: an OpenSpiel bot as a player of
-the project (`OpenSpielPlayer`; `mcts_player` makes OpenSpiel's MCTS one, for
+the project (`OpenSpielPlayer`; `mcts_player` and `alpha_beta_player` make OpenSpiel's
+MCTS and its alpha-beta search one, for
 ``fruit-rage match py:agent.envs.openspiel_players:mcts_player``), and the project's agent
 as an OpenSpiel bot (`AgentBot`, with a node, depth or CPU budget).
 
@@ -28,6 +29,7 @@ from agent.envs.openspiel import FruitRageGame
 try:
     import pyspiel
     from open_spiel.python.algorithms import mcts
+    from open_spiel.python.algorithms.minimax import alpha_beta_search
 except ImportError as error:
     raise missing_library("OpenSpiel", error) from error
 
@@ -53,6 +55,30 @@ def mcts_bot(game: FruitRageGame, simulations: int = 1000, seed: int = 0, rollou
     """OpenSpiel's MCTS with random rollouts: `simulations` a move, `rollouts` a leaf."""
     evaluator = mcts.RandomRolloutEvaluator(rollouts, np.random.RandomState(seed))
     return mcts.MCTSBot(game, 2.0, simulations, evaluator, random_state=np.random.RandomState(seed))
+
+
+class AlphaBetaBot(pyspiel.Bot):
+    """OpenSpiel's alpha-beta search (open_spiel.python.algorithms.minimax) to `depth`
+    plies, a cut-off position valued by the points taken so far: the mover's margin."""
+
+    def __init__(self, game: FruitRageGame, depth: int) -> None:
+        pyspiel.Bot.__init__(self)
+        self.game = game
+        self.depth = depth
+
+    def step(self, state: Any) -> int:
+        mover = state.current_player()
+
+        def margin_so_far(leaf: Any) -> float:
+            return float(leaf.scores[mover] - leaf.scores[1 - mover])
+
+        _, action = alpha_beta_search(
+            self.game, state.clone(), margin_so_far, maximum_depth=self.depth, maximizing_player_id=mover
+        )
+        return int(action)
+
+    def restart_at(self, state: Any) -> None:
+        """Nothing to forget: each move is a search of its own."""
 
 
 class OpenSpielPlayer:
@@ -81,3 +107,11 @@ def mcts_player(simulations: int = 1000, rollouts: int = 1) -> OpenSpielPlayer:
     return OpenSpielPlayer(
         lambda game, seed: mcts_bot(game, simulations, seed, rollouts), f"mcts(simulations={simulations})"
     )
+
+
+def alpha_beta_player(depth: int = 2) -> OpenSpielPlayer:
+    """OpenSpiel's alpha-beta search to `depth` plies as a player (the points so far at
+    its horizon): ``py:agent.envs.openspiel_players:alpha_beta_player``."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"depth must be a whole number of plies from 1, not {depth!r}")
+    return OpenSpielPlayer(lambda game, seed: AlphaBetaBot(game, depth), f"openspiel-alpha-beta(depth={depth})")

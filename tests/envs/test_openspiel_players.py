@@ -5,9 +5,9 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms.minimax import alpha_beta_search
 
-from agent import Board, GreedyPlayer, Limit, Move, play_game
+from agent import Board, GreedyPlayer, Limit, Move, play_game, search
 from agent.envs import encoding
-from agent.envs.openspiel_players import AgentBot, OpenSpielPlayer, mcts_bot
+from agent.envs.openspiel_players import AgentBot, AlphaBetaBot, OpenSpielPlayer, mcts_bot
 from agent.players import player_from_python
 
 
@@ -59,6 +59,32 @@ def test_the_mcts_player_is_a_py_factory_for_match():
     assert player.name == "mcts(simulations=20)"
     record = play_game(player, GreedyPlayer(), Board.random(2, 5, 3))
     assert not record.fault and len(record.turns) >= 2
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_openspiel_s_alpha_beta_bot_to_a_depth_plays_the_agent_s_move_of_that_depth(seed):
+    """With no horizon evaluation both searches value a position by the margin taken so
+    far: the same depth gives the same value, so the bot's move is one of the agent's
+    best (the value of the bot's move, searched by the agent one ply less, is the agent's
+    value)."""
+    board = Board.random(seed, 5, 3)
+    game = pyspiel.load_game(f"python_fruit_rage(size=5,types=3,seed={seed})")
+    for depth in (1, 2, 3):
+        action = AlphaBetaBot(game, depth).step(game.new_state_at(board))
+        best = search(board, Limit(depth=depth), evaluation="none").value
+        after, points = board.play(encoding.move_of(action, 5))
+        rest = 0 if after.is_over or depth == 1 else search(after, Limit(depth=depth - 1), evaluation="none").value
+        assert points - rest == best, (seed, depth)
+
+
+def test_the_alpha_beta_player_is_a_py_factory_for_match_and_refuses_a_bad_depth():
+    player = player_from_python("py:agent.envs.openspiel_players:alpha_beta_player", depth=2)
+    assert player.name == "openspiel-alpha-beta(depth=2)"
+    record = play_game(player, GreedyPlayer(), Board.random(2, 5, 3))
+    assert not record.fault and record.winner is not None
+    for depth in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="depth"):
+            player_from_python("py:agent.envs.openspiel_players:alpha_beta_player", depth=depth)
 
 
 def test_a_state_at_a_board_of_another_size_is_refused():
