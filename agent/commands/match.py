@@ -22,8 +22,8 @@ from agent.arena.stats.pairs import PairCollector
 from agent.arena.stats.sprt import EloSprt, MarginSprt, SprtResult
 from agent.arena.stats.summary import colour_lines, forfeit_lines, report_table
 from agent.arena.terminal.tables import clock_time, crop, fit_lines, join_fitting, terminal_width
-from agent.cli_support import INTERRUPTED, interrupted, number, plural, printable
-from agent.commands.options import AGENT_KINDS, add_game_options, clock_seconds, positive_int
+from agent.cli_support import INTERRUPTED, interrupted, plural, printable
+from agent.commands.options import AGENT_KINDS, add_error_rates, add_game_options, clock_seconds, positive_int
 
 # Every game's seed (the match's times 100000, plus the board) goes into its record, and a
 # number of thousands of digits is more than JSON readers (Python's too) take back.
@@ -89,18 +89,7 @@ def add_arguments(p) -> None:
         "or H1: margin >= M1 points (needs --paired); sharper than --sprt here, "
         "since most pairs split one game each",
     )
-    p.add_argument(
-        "--alpha",
-        type=number(float, 0, 0.5, above_low=True),
-        default=0.05,
-        help="the sequential test's chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)",
-    )
-    p.add_argument(
-        "--beta",
-        type=number(float, 0, 0.5, above_low=True),
-        default=0.05,
-        help="its chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)",
-    )
+    add_error_rates(p)
 
 
 def run(args) -> int:

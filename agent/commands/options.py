@@ -76,6 +76,20 @@ def add_game_options(p, pairing: bool = True) -> None:
     )
 
 
+def add_error_rates(p) -> None:
+    """--alpha and --beta: the error rates of a sequential test (match, tune)."""
+    for name, help_text in (
+        ("--alpha", "the sequential test's chance of accepting H1 when H0 holds"),
+        ("--beta", "its chance of accepting H0 when H1 holds"),
+    ):
+        p.add_argument(
+            name,
+            type=number(float, 0, 0.5, above_low=True),
+            default=0.05,
+            help=f"{help_text}, in (0, 0.5] (default: 0.05)",
+        )
+
+
 def add_parallel_options(p, verb: str) -> None:
     """--jobs and --cluster, as match, tournament, analyse and audit take them: how many
     games run at once, and where; `verb` says what is done to a game (play, analyse)."""

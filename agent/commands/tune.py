@@ -15,8 +15,8 @@ from agent.arena.matches.tune import gate
 from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.terminal.tables import fit_lines, join_fitting, terminal_width
-from agent.cli_support import interrupted, number, plural, printable
-from agent.commands.options import AGENT_KINDS, add_game_options, positive_int
+from agent.cli_support import interrupted, plural, printable
+from agent.commands.options import AGENT_KINDS, add_error_rates, add_game_options, positive_int
 
 DESCRIPTION = (
     "Play CANDIDATE (with --param values given to its factory) against BASE on paired boards "
@@ -44,18 +44,7 @@ def add_arguments(p) -> None:
         default=(0.0, 10.0),
         help="H0: mean pair margin <= M0, H1: >= M1 points (default: 0 10)",
     )
-    p.add_argument(
-        "--alpha",
-        type=number(float, 0, 0.5, above_low=True),
-        default=0.05,
-        help="the chance of accepting H1 when H0 holds, in (0, 0.5] (default: 0.05)",
-    )
-    p.add_argument(
-        "--beta",
-        type=number(float, 0, 0.5, above_low=True),
-        default=0.05,
-        help="the chance of accepting H0 when H1 holds, in (0, 0.5] (default: 0.05)",
-    )
+    add_error_rates(p)
     p.add_argument(
         "--games", type=positive_int, default=2000, help="games at most, an even number >= 2 (default: 2000)"
     )

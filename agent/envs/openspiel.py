@@ -32,22 +32,31 @@ except ImportError as error:
     raise missing_library("OpenSpiel", error) from error
 
 DEFAULT_PARAMETERS = {"size": 8, "types": 4, "seed": 0}
-GAME_TYPE = pyspiel.GameType(
-    short_name="python_fruit_rage",
-    long_name="Python Fruit Rage",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMETERS,
-)
+
+
+def deterministic_game_type(short_name: str, long_name: str, parameters: dict) -> pyspiel.GameType:
+    """The GameType of a two-player, sequential, deterministic, perfect-information,
+    zero-sum game paid at its end, with observation strings and tensors: Fruit Rage's and
+    Red-Blue Nim's."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
+GAME_TYPE = deterministic_game_type("python_fruit_rage", "Python Fruit Rage", DEFAULT_PARAMETERS)
 
 
 def game_info(size: int) -> pyspiel.GameInfo:

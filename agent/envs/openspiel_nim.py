@@ -25,6 +25,7 @@ from typing import Any, Optional
 import numpy as np
 
 from agent.envs import missing_library
+from agent.envs.openspiel import deterministic_game_type
 from nim_games.red_blue import MAX_PILE, POINTS_PER_BLUE, POINTS_PER_RED, RULES, VERSIONS, WIN, RedBlueNim, Take
 
 try:
@@ -35,22 +36,7 @@ except ImportError as error:
 
 DEFAULT_PARAMETERS = {"rules": "classic", "version": "standard", "red": 5, "blue": 5}
 CLASSIC_MOST_TAKEN = 2
-GAME_TYPE = pyspiel.GameType(
-    short_name="python_red_blue_nim",
-    long_name="Python Red-Blue Nim",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMETERS,
-)
+GAME_TYPE = deterministic_game_type("python_red_blue_nim", "Python Red-Blue Nim", DEFAULT_PARAMETERS)
 
 
 class RedBlueNimGame(pyspiel.Game):
