@@ -277,8 +277,20 @@ def test_a_long_analysis_cancelled_from_the_page_stops_its_worker_within_a_secon
     browser.find_element(By.CSS_SELECTOR, "#open-record button").click()
     wait(browser, lambda: element(browser, "replay").get_attribute("data-step") == "0")
     before = set(children(server_pid))
+    # every text the status line shows, kept as it changes: the first polls come before
+    # the worker has counted the positions
+    browser.execute_script(
+        "window.statusTexts = [];"
+        "new MutationObserver(() => window.statusTexts.push("
+        "document.getElementById('analysis-status').textContent))"
+        ".observe(document.getElementById('analysis-status'),"
+        " {childList: true, characterData: true, subtree: true});"
+    )
     element(browser, "analyse").click()
     wait(browser, lambda: float(element(browser, "analysis-progress").get_attribute("value") or 0) > 0)
+    shown = browser.execute_script("return window.statusTexts;")
+    assert any(text.startswith("Searching position ") for text in shown), shown
+    assert not [text for text in shown if " 0 of 0" in text], shown
     (worker,) = set(children(server_pid)) - before
     element(browser, "analysis-cancel").click()
     cancelled_at = time.monotonic()
