@@ -181,7 +181,9 @@ def test_a_review_killed_outright_leaves_no_worker_running(tmp_path):
         assert len(workers) >= 2
         process.kill()
         process.wait()
-        _, alive = psutil.wait_procs(workers, timeout=15)
+        # generous for a machine running two suites at once: a worker left behind would
+        # review its three games for minutes
+        _, alive = psutil.wait_procs(workers, timeout=60)
         assert not alive
     finally:
         process.kill()
