@@ -27,6 +27,18 @@ def become_subreaper() -> None:
         pass
 
 
+def _kill_each(pids: list, left_alone: set) -> None:
+    """SIGKILL each of `pids`; one we may not signal (another user's now: a set-user-id
+    program) goes to `left_alone`, never to be waited for."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            left_alone.add(pid)
+
+
 def end_descendants(spared: frozenset = frozenset()) -> None:
     """SIGKILL every child of this process but the `spared` pids, and reap them, until none
     is left: as each dies, its own children become ours, so the tree comes down level by
@@ -36,13 +48,7 @@ def end_descendants(spared: frozenset = frozenset()) -> None:
         doomed = [pid for pid in _children() if pid not in left_alone]
         if not doomed:
             return
-        for pid in doomed:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            except PermissionError:  # another user's now (a set-user-id program): never waited for
-                left_alone.add(pid)
+        _kill_each(doomed, left_alone)
         for pid in set(doomed) - left_alone:
             try:
                 os.waitpid(pid, 0)
@@ -65,13 +71,7 @@ def end_tree(pid: int) -> None:
         living = [below for below in _below(pid) if below not in left_alone and _alive(below)]
         if not living:
             break
-        for below in living:
-            try:
-                os.kill(below, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            except PermissionError:  # another user's now (a set-user-id program)
-                left_alone.add(below)
+        _kill_each(living, left_alone)
         time.sleep(0.001)  # for them to die (their own children then come to `pid`)
     os.kill(pid, signal.SIGKILL)
 
