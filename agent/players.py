@@ -90,13 +90,15 @@ class SearchPlayer:
                 board, self.limit, opponent=self.opponent, evaluation=self.evaluation, core_options=self.core_options
             )
         else:
+            from agent.move.deepening import mergeable_groups
             from agent.move.timing import TimeManager
 
             now = time.process_time()
+            solve_groups = mergeable_groups(board.core())
             result = run_search(
                 board,
                 lambda root_moves, speed, reduction: TimeManager.in_process(
-                    clock_left, root_moves, now, speed, reduction
+                    clock_left, root_moves, now, speed, reduction, solve_groups
                 ),
                 opponent=self.opponent,
                 evaluation=self.evaluation,

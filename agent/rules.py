@@ -255,3 +255,31 @@ def greedy_line_value(grid: Grid, plies: int = 4) -> int:
         grid = remove_and_fall(grid, group)
         sign = -sign
     return total + (sign * greedy_pair_value(grid) if not is_empty(grid) else 0)
+
+
+def never_merging(grid: Grid) -> set:
+    """The fruit that can never join a group: alone of their type in their own column and
+    both neighbouring ones (fruit never change column, so nothing of that type can ever
+    touch them)."""
+    n = len(grid)
+    lone = set()
+    for row, col in cells(grid):
+        kind = grid[row][col]
+        if kind == EMPTY:
+            continue
+        near = [(r, c) for r in range(n) for c in (col - 1, col, col + 1) if 0 <= c < n and grid[r][c] == kind]
+        if near == [(row, col)]:
+            lone.add((row, col))
+    return lone
+
+
+def free_singles(grid: Grid) -> set:
+    """The fruit that can never merge with only such fruit above them: taking one moves
+    nothing but those above it, which stay as they were, so it is a move worth 1 point that
+    changes nothing else, now or later."""
+    lone = never_merging(grid)
+    return {
+        (row, col)
+        for row, col in lone
+        if all((above, col) in lone for above in range(row) if grid[above][col] != EMPTY)
+    }

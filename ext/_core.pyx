@@ -4,6 +4,7 @@
 # agent/rules.py is the oracle for all of it. One module rather than one per unit: it
 # starts faster (docs/core-speed.md has the figures).
 include "position.pyx"
+include "free_singles.pyx"
 include "groups.pyx"
 include "frontier.pyx"
 include "evaluation.pyx"
@@ -254,6 +255,28 @@ cdef class Board:
     def group_count(self):
         return self.group_list().count
 
+    def never_merging_count(self):
+        """How many fruit can never join a group: alone of their type in their own column
+        and both neighbouring ones (rules.never_merging)."""
+        return never_merging_count(&self.pos)
+
+    def without_free_pairs(self):
+        """(Board, dropped): this position without its free singles in pairs, the lowest of
+        the leftmost column's kept when they are odd (rules.free_singles), as a search to
+        the end searches it; the same Board when fewer than two."""
+        cdef Board reduced = Board.__new__(Board)
+        cdef uint64_t key
+        cdef int32_t dropped = drop_free_pairs(&reduced.pos, &self.pos, &key)
+        return (reduced, dropped) if dropped else (self, 0)
+
+    def solve_key(self):
+        """The table's key of this position in a search to the end: fruit that can never
+        merge keyed as one kind, free singles by the parity of their count alone."""
+        cdef Position unused
+        cdef uint64_t key
+        drop_free_pairs(&unused, &self.pos, &key)
+        return key
+
     def play(self, cell):
         """(next Board, points) for the move at (row, col); ValueError on an empty cell."""
         cdef int row = cell[0], col = cell[1], i, n = self.pos.n
@@ -336,13 +359,17 @@ cdef class Searcher:
     that opponent, not against the best one.
     frontier_shortcut: False makes every node one ply above the horizon list its groups
     whole instead of reading them from its parent's; the same search, slower (for tests).
+    free_singles: False searches free singles (single fruit that can never merge, with only
+    such fruit above them) like any other group instead of dropping them in pairs where the
+    search reaches the end; the same values, more nodes (for tests and measurement).
     """
     cdef SearchState s
     cdef Board board
 
     def __cinit__(self, Board board, int tt_bits=20, int ordering=ORDER_ALL,
                   int eval_kind=EVAL_GREEDY_PAIR, bint alpha_beta=True, int reduction=0,
-                  int full_moves=4, int opponent_model=MODEL_NONE, bint frontier_shortcut=True):
+                  int full_moves=4, int opponent_model=MODEL_NONE, bint frontier_shortcut=True,
+                  bint free_singles=True):
         if not 0 <= tt_bits <= 28:
             raise ValueError("tt_bits must be 0..28")
         if not (0 <= reduction <= 8 and full_moves >= 0):
@@ -360,6 +387,7 @@ cdef class Searcher:
         self.s.config.full_moves = full_moves
         self.s.config.opponent_model = opponent_model
         self.s.config.frontier_shortcut = frontier_shortcut
+        self.s.config.free_singles = free_singles
         self.s.ordering.flags = ordering
         self.s.root.move = NO_MOVE
         if tt_bits and alpha_beta and not table_allocate(&self.s.table, tt_bits):
@@ -408,10 +436,15 @@ cdef class Searcher:
         cdef Board board = self.board
         cdef TTEntry *entry
         cdef uint64_t key
+        cdef Position unused
         line = []
         while len(line) < limit and board.pos.fruit:
             key = node_key(&self.s, &board.pos, len(line))
             entry = table_slot(&self.s.table, key)
+            if entry != NULL and not entry_holds(entry, key) and self.s.config.free_singles:
+                # a node searched to the end is stored under its key without free singles
+                drop_free_pairs(&unused, &board.pos, &key)
+                entry = table_slot(&self.s.table, key)
             if entry == NULL or not entry_holds(entry, key) or entry.move == NO_MOVE:
                 break
             cell = self.move_cell(entry.move)

@@ -60,6 +60,14 @@ cdef uint64_t node_key(const SearchState *s, const Position *pos, int ply) noexc
     return pos.hash
 
 
+cdef inline bint drops_free_singles(const SearchState *s, const Position *pos, int depth) noexcept nogil:
+    """Whether the node is searched to the end with free singles dropped in pairs: both
+    sides play their best, and no horizon is met below (else the plies the dropped moves
+    would take count)."""
+    return (s.config.free_singles and s.config.alpha_beta and s.config.opponent_model == MODEL_NONE
+            and depth >= pos.fruit)
+
+
 cdef inline int32_t horizon_value(SearchState *s, const Position *pos, int ply) noexcept nogil:
     """The value of `pos`, a horizon node at `ply`: its evaluation, a guess. The ply's
     list is the evaluation's scratch."""
@@ -152,15 +160,18 @@ cdef int32_t view_moves(SearchState *s, const Position *pos, int32_t alpha, int 
 
 
 cdef int32_t list_whole(SearchState *s, const Position *pos, int32_t alpha, int ply, uint16_t tt_move,
-                        bint frontier, bint modelled, NodeMoves *moves) noexcept nogil:
-    """The moves of `pos`, the node at `ply`, from its list, built whole: one ply above the
-    horizon those that can raise alpha, at a modelled node the largest groups, else all.
-    Returns the bound of the moves dropped as unable to raise alpha."""
+                        bint frontier, bint modelled, bint walked, NodeMoves *moves) noexcept nogil:
+    """The moves of `pos`, the node at `ply`, from its list, built whole (`walked`: from a
+    walk of the whole board, not its parent's list): one ply above the horizon those that
+    can raise alpha, at a modelled node the largest groups, else all. Returns the bound of
+    the moves dropped as unable to raise alpha."""
     cdef GroupList *groups = &s.buffers.groups.lists[ply]
     cdef GroupCensus census
     cdef int32_t dropped = -INFINITE
     cdef int min_size
-    if ply == 0:
+    if walked:
+        if ply > 0:
+            start_list_after(groups, &s.buffers.groups.lists[ply - 1])
         list_groups(pos, groups)
     else:
         list_child_groups(&s.buffers.groups.lists[ply - 1], s.buffers.played[ply - 1], pos, groups)
@@ -181,22 +192,23 @@ cdef int32_t list_whole(SearchState *s, const Position *pos, int32_t alpha, int 
 
 
 cdef inline int32_t list_moves(SearchState *s, const Position *pos, int depth, int32_t alpha, int ply,
-                               uint16_t tt_move, bint frontier, bint modelled,
+                               uint16_t tt_move, bint frontier, bint modelled, bint reduced,
                                NodeMoves *moves) noexcept nogil:
     """The one place that decides how the moves of `pos`, the node at `ply`, are had: listed
     whole, or read through the parent's list (all, or the first alone: lazy), and at the
-    last plies left to two_plies_left to order. Returns the bound of the moves dropped as
-    unable to raise alpha (-INFINITE: none)."""
+    last plies left to two_plies_left to order. The root, and a node `reduced` from the
+    position its parent's move left, walk the whole board. Returns the bound of the moves
+    dropped as unable to raise alpha (-INFINITE: none)."""
     moves.order = s.buffers.order + ply * s.buffers.groups.room
     moves.scores = s.buffers.scores + ply * s.buffers.groups.room
     moves.lazy = False
     moves.last_plies = depth == 2 and reads_last_plies(s)
     s.buffers.indexes[ply].ready = 0
     s.buffers.indexes[ply].children = 0
-    moves.viewed = reads_parent_list(s, ply, frontier, moves.last_plies)
+    moves.viewed = not reduced and reads_parent_list(s, ply, frontier, moves.last_plies)
     if moves.viewed:
         return view_moves(s, pos, alpha, ply, tt_move, moves)
-    return list_whole(s, pos, alpha, ply, tt_move, frontier, modelled, moves)
+    return list_whole(s, pos, alpha, ply, tt_move, frontier, modelled, ply == 0 or reduced, moves)
 
 # ---------------------------------------------------------------- searching them
 
@@ -285,7 +297,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     # here, not in the helpers that play the moves: gcc inlines no function whose frame
     # holds a Position (the frame would grow tenfold); a call per move cost 1.6% of the
     # instructions of bench --set exact-8x8-endgames
-    cdef Position child
+    cdef Position child, reduced
     cdef TTEntry *entry
     cdef int32_t best, value, alpha_in = alpha
     cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
@@ -293,12 +305,26 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     # the opponent's nodes when it is modelled: its move is the model's, not its best
     cdef bint modelled = s.config.opponent_model != MODEL_NONE and ply & 1
     cdef uint64_t key = node_key(s, pos, ply)
-    # the root too: a depth-1 search (every instant move) then plays only what can raise alpha
-    cdef bint frontier = depth == 1 and s.config.alpha_beta and not modelled
+    cdef int32_t dropped = 0
+    cdef bint frontier
 
     # Step 1: the end of the game, and the clock (with the node cap).
     if pos.fruit == 0 or enter_node(s):
         return 0
+    # Step 1b: free singles. Searched to the end, a node is worth the same without its free
+    # singles in pairs, and is keyed by what can still merge (free_singles.pyx). The root
+    # keeps them: it must name a move of its own position.
+    if drops_free_singles(s, pos, depth):
+        dropped = drop_free_pairs(&reduced, pos, &key)
+        if dropped and ply > 0:
+            pos = &reduced
+            depth -= dropped
+            if pos.fruit == 0:
+                return 0
+        else:
+            dropped = 0
+    # the root too: a depth-1 search (every instant move) then plays only what can raise alpha
+    frontier = depth == 1 and s.config.alpha_beta and not modelled
     # Step 2: the squares bound. Searched to the end, the node is worth at most the points
     # left and at least minus them: a window beyond that is settled at once.
     if depth >= pos.fruit and s.config.alpha_beta and pos.fruit > 2:
@@ -318,7 +344,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     if ply == 0 and s.root.move != NO_MOVE:
         tt_move = s.root.move
     # Step 5: list the moves (or read them through the parent's list), in order.
-    best = list_moves(s, pos, depth, alpha, ply, tt_move, frontier, modelled, &moves)
+    best = list_moves(s, pos, depth, alpha, ply, tt_move, frontier, modelled, dropped > 0, &moves)
     # Step 6: search them: at the last plies valued from group sizes, else one by one.
     if moves.last_plies:
         best = two_plies_left(s, pos, &moves, tt_move, alpha, beta, ply, &best_move)

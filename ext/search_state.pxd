@@ -24,6 +24,8 @@ ctypedef struct SearchConfig:
     int opponent_model          # MODEL_GREEDY: at odd plies only the largest groups are played
     bint frontier_shortcut      # False: nodes above the horizon list their groups whole (the
                                 # plain twin of frontier_view, for tests)
+    bint free_singles           # in a search to the end, drop free singles in pairs and key
+                                # fruit that can never merge as one kind (free_singles.pyx)
 
 ctypedef struct PlyBuffers:
     # One of each per ply, grown by reserve_plies and kept across iterations; the lists

@@ -173,9 +173,15 @@ def solve_cap(
     affordable = (max_nodes or clock_nodes) * timing.SOLVE_SHARE
     if affordable < 1:
         return None
-    if timing.predicted_solve_nodes(board.group_count()) > affordable:
+    if timing.predicted_solve_nodes(mergeable_groups(board)) > affordable:
         return None
     return int(affordable)
+
+
+def mergeable_groups(board) -> int:
+    """The groups of `board` other than fruit that can never merge: what the cost of a
+    search to its end grows with (timing.predicted_solve_nodes)."""
+    return board.group_count() - board.never_merging_count()
 
 
 def _search_once(searcher, depth: int, deadline: float, cap: int, counts: list):

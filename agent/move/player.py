@@ -7,7 +7,7 @@ import time
 from agent._core import Board
 from agent.move import timing
 from agent.move.calibration import Calibration
-from agent.move.deepening import search_options, think
+from agent.move.deepening import mergeable_groups, search_options, think
 from agent.rules import move_name
 
 
@@ -37,7 +37,7 @@ def choose_move(
     root_moves, speed, reduction = board.group_count(), calibration.nodes_per_second, options.get("reduction", 0)
     if depth is None:
         manager = timing.TimeManager.for_move_process(
-            game.time_left, root_moves, calibration.startup, clock(), speed, reduction
+            game.time_left, root_moves, calibration.startup, clock(), speed, reduction, mergeable_groups(board)
         )
     else:
         manager = timing.TimeManager.until(clock(), float("inf"), root_moves, speed, reduction)

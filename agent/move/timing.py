@@ -10,8 +10,12 @@ The policy, in the manner of Ethereal's time manager:
   decisive moves get more), and cap the move at MAX_STRETCH times its share and at
   MAX_FRACTION of all that is spendable (the estimate of moves left can be wrong);
 - keep_searching(): after each iteration, stop early when the best move has been stable,
-  stretch when it keeps changing, and never start an iteration predicted to overrun.
+  stretch when it keeps changing, and never start an iteration predicted to overrun;
+- the endgame: ENDGAME_RESERVE is kept back until a search to the end is predicted to fit
+  in SOLVE_REACH of what can be spent; that move then spends what the search needs.
 """
+
+INFINITY = float("inf")  # not math.inf: a move loads no module it can do without
 
 SAFETY_FLOOR = 0.02  # s never planned on: clock granularity, scheduler noise
 SAFETY_FRACTION = 0.03  # of the remaining time, never planned on
@@ -26,20 +30,44 @@ COSTLY_DEPTH_NODES_PER_ROOT_MOVE_SQUARED = 2.0  # measured 1.5-1.9 (see predict_
 EXPECTED_OWN_MOVES_PER_GROUP = 0.35  # 26x26 p9 games last ~0.63 moves per initial group
 MOST_OWN_MOVES_PER_GROUP = 0.5  # late in a game nearly every group is a move
 SOLVE_SHARE = 0.5  # of a node limit (or a clock's nodes), the most a search to the end may take
-SOLVE_NODES_AT_ZERO = 6.0  # predicted_solve_nodes: nodes = SOLVE_NODES_AT_ZERO * SOLVE_GROWTH ** groups
-SOLVE_GROWTH = 1.78
+# predicted_solve_nodes: nodes = SOLVE_NODES_AT_ZERO * SOLVE_GROWTH ** (groups that may still
+# merge), the upper quartile of 60 of the agent's own 26x26 p9 endgames of 20-31 groups
+# (docs/research/2026-12-07-free-singles.md)
+SOLVE_NODES_AT_ZERO = 74.0
+SOLVE_GROWTH = 1.65
 # A search to the end visits nodes faster than the full-board search the calibration times:
-# its positions are small (1.5-1.9 M nodes/s on endgames of 9-26 groups against 0.42-0.5 M
-# on full 26x26 p9 boards, the same machine).
-SOLVE_SPEEDUP = 3.0
+# its positions are small (0.55-0.9 M nodes/s on those endgames against 0.39-0.5 M on full
+# 26x26 p9 boards, the same machine).
+SOLVE_SPEEDUP = 1.5
+# Kept back for the endgame's searches to the end (each later move searches its smaller
+# position to the end again, about 0.6 times the first solve's cost in all), at most
+# ENDGAME_RESERVE_SHARE of the clock; a solve is started when twice its predicted cost is
+# within SOLVE_REACH of what can be spent, the reserve included.
+ENDGAME_RESERVE = 2.0
+ENDGAME_RESERVE_SHARE = 0.5
+SOLVE_REACH = 0.5
 LONGEST_CLOCK = 1e6  # s planned with at most (a clock of 1e303 s overflowed the planning)
 
 
 def predicted_solve_nodes(groups: int) -> float:
-    """About the nodes a search to the end of a position with `groups` groups visits: they
-    grow by SOLVE_GROWTH a group (fitted to solves of 12x12 to 26x26 endgames, see
-    docs/core-speed.md), an upper quantile, so that most solves attempted succeed."""
+    """About the nodes a search to the end of a position with `groups` groups that may still
+    merge (Board.group_count() less Board.never_merging_count(): fruit that can never merge
+    cost the search little, free singles nearly nothing) visits: they grow by SOLVE_GROWTH a
+    group, an upper quantile, so that most solves attempted succeed."""
     return SOLVE_NODES_AT_ZERO * SOLVE_GROWTH**groups
+
+
+def solve_seconds(groups: "int | None", nodes_per_second: float) -> float:
+    """The predicted CPU of a search to the end of a position with `groups` groups that may
+    still merge, at this machine's speed (inf for None)."""
+    if groups is None:
+        return INFINITY
+    return predicted_solve_nodes(groups) / (nodes_per_second * SOLVE_SPEEDUP)
+
+
+def endgame_reserve(remaining: float) -> float:
+    """The time kept back for the endgame's searches to the end until one is in reach."""
+    return min(ENDGAME_RESERVE, ENDGAME_RESERVE_SHARE * remaining)
 
 
 class Budget:
@@ -79,14 +107,24 @@ def reserve(remaining: float, moves_left: float, overhead: float) -> float:
     return SAFETY_FLOOR + SAFETY_FRACTION * remaining + overhead * moves_left
 
 
-def plan(remaining: float, groups: int, startup: float, spent: float) -> Budget:
+def plan(remaining: float, groups: int, startup: float, spent: float, solve_seconds: float = INFINITY) -> Budget:
     """Budget for this move. `remaining` is the clock in input.txt, `groups` the groups on
     the board, `startup` the start-up cost expected of each later move, `spent` what this
-    process has used so far."""
+    process has used so far, `solve_seconds` the predicted CPU of a search of the position
+    to its end (inf: none is to be tried)."""
     remaining = min(remaining, LONGEST_CLOCK)
     expected_moves, most_moves = own_moves_left(groups)
     overhead = max(startup, spent) + EXIT_COST
     spendable = remaining - reserve(remaining, most_moves, overhead)
+    if spendable < MIN_THINK:
+        return Budget(spent, spent, spent + MIN_THINK, instant=True)
+    solve = solve_seconds / SOLVE_SHARE  # what the deepening needs to try it (see solve_cap)
+    if solve <= SOLVE_REACH * spendable:
+        # in reach: the endgame reserve is this move's and the next ones'
+        share = spendable / min(expected_moves, HORIZON)
+        cap = max(min(MAX_FRACTION * spendable, MAX_STRETCH * share), solve)
+        return Budget(spent, spent + max(min(share, cap), solve), spent + cap, instant=False)
+    spendable -= endgame_reserve(remaining)
     if spendable < MIN_THINK:
         return Budget(spent, spent, spent + MIN_THINK, instant=True)
     share = spendable / min(expected_moves, HORIZON)
@@ -160,18 +198,28 @@ class TimeManager:
         spent: float,
         nodes_per_second: float,
         reduction: int = 0,
+        solve_groups: "int | None" = None,
     ) -> "TimeManager":
         """A fresh process's move: `spent` is its CPU so far, `startup` what each later
-        move's process start will cost (see plan)."""
-        return cls(plan(remaining, root_moves, startup, spent), root_moves, nodes_per_second, reduction)
+        move's process start will cost (see plan); `solve_groups`: the groups that may still
+        merge, for the endgame's search to the end (None: none is to be tried)."""
+        solve = solve_seconds(solve_groups, nodes_per_second)
+        return cls(plan(remaining, root_moves, startup, spent, solve), root_moves, nodes_per_second, reduction)
 
     @classmethod
     def in_process(
-        cls, clock_left: float, root_moves: int, now: float, nodes_per_second: float, reduction: int = 0
+        cls,
+        clock_left: float,
+        root_moves: int,
+        now: float,
+        nodes_per_second: float,
+        reduction: int = 0,
+        solve_groups: "int | None" = None,
     ) -> "TimeManager":
         """A player inside a longer-lived process: no start-up per move, and the process
         clock reads `now` as the move begins."""
-        return cls(plan(clock_left, root_moves, 0.0, 0.0).shifted(now), root_moves, nodes_per_second, reduction)
+        budget = plan(clock_left, root_moves, 0.0, 0.0, solve_seconds(solve_groups, nodes_per_second))
+        return cls(budget.shifted(now), root_moves, nodes_per_second, reduction)
 
     @classmethod
     def until(

@@ -2,6 +2,7 @@
 # only those above it. Cython checks every unit's functions against them when it compiles
 # _core.pyx.
 include "position.pxd"
+include "free_singles.pxd"
 include "groups.pxd"
 include "frontier.pxd"
 include "evaluation.pxd"

@@ -26,6 +26,50 @@ def test_hard_maximum_leaves_the_reserve(remaining, startup):
             assert budget.maximum + timing.EXIT_COST <= remaining - timing.SAFETY_FLOOR
 
 
+@pytest.mark.parametrize("remaining", REMAINING)
+def test_a_search_to_the_end_in_reach_gets_what_it_needs_within_the_reserve(remaining):
+    """Predicted to fit, a search to the end is given twice its predicted cost (the
+    deepening tries it when half the nodes left suffice); the moves after it keep their
+    reserve either way. Out of reach, the endgame reserve is not spent."""
+    for groups in GROUPS:
+        most_moves = timing.own_moves_left(groups)[1]
+        spendable = remaining - timing.reserve(remaining, most_moves, 0.02 + timing.EXIT_COST)
+        for solve in (0.0005, 0.005, 0.05, 0.5, 5.0, 50.0):
+            budget = timing.plan(remaining, groups, 0.01, 0.02, solve)
+            assert 0.02 <= budget.start <= budget.optimum <= budget.maximum
+            if budget.instant:
+                continue
+            later = timing.reserve(remaining, most_moves - 1, 0.02 + timing.EXIT_COST)
+            assert budget.maximum + timing.EXIT_COST <= remaining - later + 1e-9
+            needed = solve / timing.SOLVE_SHARE
+            if needed <= timing.SOLVE_REACH * spendable:
+                assert budget.optimum - 0.02 >= needed - 1e-12
+            else:
+                kept = spendable - timing.endgame_reserve(remaining)
+                assert budget.maximum - 0.02 <= timing.MAX_FRACTION * kept + 1e-12
+
+
+def test_the_endgame_reserve_is_kept_until_the_solve_comes():
+    without = timing.plan(4.0, 30, 0.01, 0.02)
+    assert without.maximum == timing.plan(4.0, 30, 0.01, 0.02, 1e9).maximum
+    reserve = timing.reserve(4.0, timing.own_moves_left(30)[1], 0.02 + timing.EXIT_COST)
+    assert without.maximum - 0.02 <= timing.MAX_FRACTION * (4.0 - reserve - timing.ENDGAME_RESERVE)
+    # a solve predicted at 0.5 s: the move may spend 1 s, the reserve included
+    assert timing.plan(4.0, 30, 0.01, 0.02, 0.5).optimum - 0.02 >= 1.0 > without.maximum
+    # the reserve is never more than half the clock
+    assert timing.endgame_reserve(1.0) == 0.5 and timing.endgame_reserve(60.0) == timing.ENDGAME_RESERVE
+
+
+def test_the_cost_of_a_solve_is_predicted_from_the_groups_that_may_merge():
+    assert timing.solve_seconds(None, 500_000.0) == float("inf")
+    assert timing.solve_seconds(20, 500_000.0) == pytest.approx(
+        timing.predicted_solve_nodes(20) / (500_000.0 * timing.SOLVE_SPEEDUP)
+    )
+    assert timing.solve_seconds(20, 500_000.0) < timing.solve_seconds(21, 500_000.0)
+    manager = timing.TimeManager.for_move_process(10.0, 30, 0.01, 0.02, 500_000.0, solve_groups=12)
+    assert manager.budget.maximum == timing.plan(10.0, 30, 0.01, 0.02, timing.solve_seconds(12, 500_000.0)).maximum
+
+
 def test_more_time_or_fewer_moves_never_shrink_the_budget():
     previous = None
     for remaining in REMAINING:
