@@ -265,16 +265,20 @@ cdef class Board:
         the leftmost column's kept when they are odd (rules.free_singles), as a search to
         the end searches it; the same Board when fewer than two."""
         cdef Board reduced = Board.__new__(Board)
+        cdef ColumnTypes columns
         cdef uint64_t key
-        cdef int32_t dropped = drop_free_pairs(&reduced.pos, &self.pos, &key)
+        read_columns(&self.pos, &columns)
+        cdef int32_t dropped = drop_free_pairs(&reduced.pos, &self.pos, &columns, &key)
         return (reduced, dropped) if dropped else (self, 0)
 
     def solve_key(self):
         """The table's key of this position in a search to the end: fruit that can never
         merge keyed as one kind, free singles by the parity of their count alone."""
         cdef Position unused
+        cdef ColumnTypes columns
         cdef uint64_t key
-        drop_free_pairs(&unused, &self.pos, &key)
+        read_columns(&self.pos, &columns)
+        drop_free_pairs(&unused, &self.pos, &columns, &key)
         return key
 
     def play(self, cell):
@@ -358,7 +362,8 @@ cdef class Searcher:
     largest group; of several, the one worst for us): values are then margins against
     that opponent, not against the best one.
     frontier_shortcut: False makes every node one ply above the horizon list its groups
-    whole instead of reading them from its parent's; the same search, slower (for tests).
+    whole instead of reading them from its parent's, and every node searched to the end
+    read its columns whole (for its free singles); the same search, slower (for tests).
     free_singles: False searches free singles (single fruit that can never merge, with only
     such fruit above them) like any other group instead of dropping them in pairs where the
     search reaches the end; the same values, more nodes (for tests and measurement).
@@ -437,13 +442,15 @@ cdef class Searcher:
         cdef TTEntry *entry
         cdef uint64_t key
         cdef Position unused
+        cdef ColumnTypes columns
         line = []
         while len(line) < limit and board.pos.fruit:
             key = node_key(&self.s, &board.pos, len(line))
             entry = table_slot(&self.s.table, key)
             if entry != NULL and not entry_holds(entry, key) and self.s.config.free_singles:
                 # a node searched to the end is stored under its key without free singles
-                drop_free_pairs(&unused, &board.pos, &key)
+                read_columns(&board.pos, &columns)
+                drop_free_pairs(&unused, &board.pos, &columns, &key)
                 entry = table_slot(&self.s.table, key)
             if entry == NULL or not entry_holds(entry, key) or entry.move == NO_MOVE:
                 break

@@ -31,56 +31,65 @@ cdef void init_neutral_zobrist() noexcept nogil:
 init_neutral_zobrist()
 
 
-cdef inline void read_columns(const Position *pos, uint32_t *types_in, uint32_t *single_types,
-                              uint32_t *occupied) noexcept nogil:
-    """Per column c, at index c + 1 (with an empty column on each side): bit t of
-    `types_in` when it holds fruit of type t, of `single_types` when exactly one, and in
-    `occupied` its fruit."""
+cdef inline void read_column(const Position *pos, ColumnTypes *columns, int c) noexcept nogil:
+    cdef uint32_t bits, occupied = 0, types_in = 0, single_types = 0
+    cdef int t
+    for t in range(pos.types):
+        bits = pos.plane[t][c]
+        occupied |= bits
+        types_in |= <uint32_t>(bits != 0) << t
+        single_types |= <uint32_t>((bits != 0) & ((bits & (bits - 1)) == 0)) << t
+    columns.occupied[c + 1] = occupied
+    columns.types_in[c + 1] = types_in
+    columns.single_types[c + 1] = single_types
+
+
+cdef void read_columns(const Position *pos, ColumnTypes *columns) noexcept nogil:
     cdef uint32_t bits
     cdef int t, c
-    memset(types_in, 0, (MAX_N + 2) * sizeof(uint32_t))
-    memset(single_types, 0, (MAX_N + 2) * sizeof(uint32_t))
-    memset(occupied, 0, (MAX_N + 2) * sizeof(uint32_t))
+    memset(columns, 0, sizeof(ColumnTypes))
     for t in range(pos.types):
-        # column by column along a type's plane, branch-free: gcc vectorizes it, and it
-        # runs at every node of a search to the end
+        # column by column along a type's plane, branch-free: gcc vectorizes it
         for c in range(pos.n):
             bits = pos.plane[t][c]
-            occupied[c + 1] |= bits
-            types_in[c + 1] |= <uint32_t>(bits != 0) << t
-            single_types[c + 1] |= <uint32_t>((bits != 0) & ((bits & (bits - 1)) == 0)) << t
+            columns.occupied[c + 1] |= bits
+            columns.types_in[c + 1] |= <uint32_t>(bits != 0) << t
+            columns.single_types[c + 1] |= <uint32_t>((bits != 0) & ((bits & (bits - 1)) == 0)) << t
 
 
-cdef inline uint32_t lone_types_at(const uint32_t *types_in, const uint32_t *single_types, int c) noexcept nogil:
+cdef void read_band(const Position *child, ColumnTypes *columns, const ColumnTypes *parent, int lo,
+                    int hi) noexcept nogil:
+    cdef int c
+    memcpy(columns, parent, sizeof(ColumnTypes))
+    for c in range(lo, hi + 1):
+        read_column(child, columns, c)
+
+
+cdef inline uint32_t lone_types_at(const ColumnTypes *columns, int c) noexcept nogil:
     """The types of column c's fruit that can never merge: alone of their type there and
     in both neighbouring columns."""
-    return single_types[c + 1] & ~(types_in[c] | types_in[c + 2])
+    return columns.single_types[c + 1] & ~(columns.types_in[c] | columns.types_in[c + 2])
 
 
 cdef int32_t never_merging_count(const Position *pos) noexcept nogil:
-    cdef uint32_t types_in[MAX_N + 2]
-    cdef uint32_t single_types[MAX_N + 2]
-    cdef uint32_t occupied[MAX_N + 2]
+    cdef ColumnTypes columns
     cdef int c
     cdef int32_t count = 0
-    read_columns(pos, types_in, single_types, occupied)
+    read_columns(pos, &columns)
     for c in range(pos.n):
-        count += popcount(lone_types_at(types_in, single_types, c))
+        count += popcount(lone_types_at(&columns, c))
     return count
 
 
-cdef int32_t drop_free_pairs(Position *out, const Position *pos, uint64_t *key) noexcept nogil:
-    cdef uint32_t types_in[MAX_N + 2]
-    cdef uint32_t single_types[MAX_N + 2]
-    cdef uint32_t occupied[MAX_N + 2]
+cdef int32_t drop_free_pairs(Position *out, const Position *pos, ColumnTypes *columns,
+                             uint64_t *key) noexcept nogil:
     cdef uint32_t free[MAX_N]               # per column: its free singles
     cdef uint32_t bits, lone, lone_types, drop, below
     cdef uint64_t h = pos.hash
     cdef int t, c, r, count = 0, kept_column = -1
-    read_columns(pos, types_in, single_types, occupied)
     for c in range(pos.n):
         free[c] = 0
-        lone_types = lone_types_at(types_in, single_types, c)
+        lone_types = lone_types_at(columns, c)
         if not lone_types:
             continue
         lone = 0
@@ -91,7 +100,7 @@ cdef int32_t drop_free_pairs(Position *out, const Position *pos, uint64_t *key) 
             lone |= <uint32_t>1 << r
             h ^= ZOBRIST[t][c][r] ^ NEUTRAL_ZOBRIST[c][r]
         # the free singles: the lone fruit above the column's highest fruit that may merge
-        below = occupied[c + 1] & ~lone
+        below = columns.occupied[c + 1] & ~lone
         free[c] = lone & ~((<uint32_t>2 << (31 - clz(below))) - 1) if below else lone
         if free[c]:
             if kept_column < 0:
@@ -122,5 +131,6 @@ cdef int32_t drop_free_pairs(Position *out, const Position *pos, uint64_t *key) 
             if bits:
                 out.plane[t][c] ^= bits
                 out.hash ^= ZOBRIST[t][c][ctz(bits)]   # one fruit: a free single is alone of its type
+        read_column(out, columns, c)
     out.fruit = pos.fruit - (count & ~1)
     return count & ~1

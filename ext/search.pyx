@@ -25,7 +25,8 @@ cdef bint reserve_plies(PlyBuffers *buffers, int plies, int room) noexcept nogil
             and grow_block(<void **> &buffers.summaries, plies * sizeof(GroupSummary))
             and grow_block(<void **> &buffers.indexes, plies * sizeof(ParentIndex))
             and grow_block(<void **> &buffers.by_size, plies * room * sizeof(Group *))
-            and grow_block(<void **> &buffers.played, plies * sizeof(Group *))):
+            and grow_block(<void **> &buffers.played, plies * sizeof(Group *))
+            and grow_block(<void **> &buffers.columns, plies * sizeof(ColumnTypes))):
         return False
     # the stamps of the new plies' reply censuses start at 0 (never taken)
     memset(buffers.indexes + buffers.plies, 0, (plies - buffers.plies) * sizeof(ParentIndex))
@@ -43,6 +44,7 @@ cdef void free_plies(PlyBuffers *buffers) noexcept nogil:
     free(buffers.indexes)
     free(buffers.by_size)
     free(buffers.played)
+    free(buffers.columns)
     memset(buffers, 0, sizeof(PlyBuffers))
 
 
@@ -97,6 +99,20 @@ cdef inline bint table_settles(SearchState *s, const TTEntry *entry, uint64_t ke
             s.stats.horizon_hits += 1
         return True
     return False
+
+cdef inline ColumnTypes *read_node_columns(SearchState *s, const Position *pos, int ply) noexcept nogil:
+    """The columns of `pos`, the node at `ply`, read in its move's band alone when its
+    parent's are read (a move changes only its own columns; read whole without the
+    frontier shortcut, the plain twin for tests)."""
+    cdef ColumnTypes *columns = &s.buffers.columns[ply]
+    cdef const Group *move
+    if ply > 0 and s.config.frontier_shortcut and s.buffers.columns[ply - 1].ready:
+        move = s.buffers.played[ply - 1]
+        read_band(pos, columns, &s.buffers.columns[ply - 1], move.lo, move.hi)
+    else:
+        read_columns(pos, columns)
+    columns.ready = True
+    return columns
 
 # ---------------------------------------------------------------- listing the moves
 #
@@ -315,19 +331,25 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     # singles in pairs, and is keyed by what can still merge (free_singles.pyx). The root
     # keeps them: it must name a move of its own position.
     if drops_free_singles(s, pos, depth):
-        dropped = drop_free_pairs(&reduced, pos, &key)
+        dropped = drop_free_pairs(&reduced, pos, read_node_columns(s, pos, ply), &key)
         if dropped and ply > 0:
             pos = &reduced
             depth -= dropped
             if pos.fruit == 0:
                 return 0
-        else:
+        elif dropped:
+            # the root keeps its free singles: its columns are no longer those read
             dropped = 0
+            s.buffers.columns[ply].ready = False
+    else:
+        s.buffers.columns[ply].ready = False
     # the root too: a depth-1 search (every instant move) then plays only what can raise alpha
     frontier = depth == 1 and s.config.alpha_beta and not modelled
     # Step 2: the squares bound. Searched to the end, the node is worth at most the points
-    # left and at least minus them: a window beyond that is settled at once.
-    if depth >= pos.fruit and s.config.alpha_beta and pos.fruit > 2:
+    # left and at least minus them: a window beyond that is settled at once. The bound is
+    # at least the fruit left, so only a window within that can be.
+    if (depth >= pos.fruit and s.config.alpha_beta and pos.fruit > 2
+            and (pos.fruit <= alpha or -pos.fruit >= beta)):
         value = squares_bound(pos)
         if value <= alpha:
             return value

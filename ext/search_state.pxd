@@ -22,8 +22,9 @@ ctypedef struct SearchConfig:
     int reduction               # plies a late move's first search is cut by (0: none)
     int full_moves              # moves of a node searched at full depth before reducing
     int opponent_model          # MODEL_GREEDY: at odd plies only the largest groups are played
-    bint frontier_shortcut      # False: nodes above the horizon list their groups whole (the
-                                # plain twin of frontier_view, for tests)
+    bint frontier_shortcut      # False: nodes above the horizon list their groups whole, and
+                                # nodes searched to the end read their columns whole (the
+                                # plain twins of frontier_view and read_band, for tests)
     bint free_singles           # in a search to the end, drop free singles in pairs and key
                                 # fruit that can never merge as one kind (free_singles.pyx)
 
@@ -40,6 +41,8 @@ ctypedef struct PlyBuffers:
     ParentIndex *indexes        # per ply: of the node's list, for children above the horizon
     const Group **by_size       # the indexes' storage, `room` per ply
     const Group **played        # per ply: the move being searched
+    ColumnTypes *columns        # per ply: what a node searched to the end holds, column by
+                                # column (ready: filled for the node now at that ply)
 
 ctypedef struct SearchStats:
     int64_t nodes

@@ -13,9 +13,10 @@ PROGRAM = "fruit-rage bench"
 WIDTH = 80
 DESCRIPTION = (
     "Search positions whose values are known, as chess engines' bench does: the project's own "
-    "(agent/bench/positions.json: full 6x6 boards and 8x8 and 26x26 endgames solved to the end, "
-    "full 26x26 and 10x10 boards to depth 4, 5 and 7) or those of --positions. Every position "
-    "is searched with agent.search, evaluation none, no reductions: mode exact to the end (the "
+    "(agent/bench/positions.json: full 6x6 boards, 8x8 and 26x26 endgames and the agent's own "
+    "26x26 endgames solved to the end, full 26x26 and 10x10 boards to depth 4, 5 and 7) or "
+    "those of --positions. Every position "
+    "is searched with agent.search, evaluation none, no late-move reductions: mode exact to the end (the "
     "value must be exact), mode depth to its depth. Prints per set the positions, the nodes, "
     "the process CPU seconds, nodes per second, the reference searcher's CPU for the set "
     "(measured on another machine, whose processor the table names) and ours over it (2.0x: "

@@ -142,3 +142,21 @@ def test_solve_keys_meet_where_values_must_agree():
     assert one.solve_key() != Board(settle(["01", "", "10", "", "0"], 5)).solve_key()
     # a fruit that may still merge keeps its type
     assert Board(settle(["01", "1"], 2)).solve_key() != Board(settle(["01", "2"], 2)).solve_key()
+
+
+def test_columns_read_from_the_parents_search_the_same_tree_as_columns_read_whole():
+    """A node searched to the end reads the columns of its move's band only, from its
+    parent's (also where the root keeps free singles its children drop); reading every
+    column (frontier_shortcut=False) must give the same values, moves and node counts."""
+    rng = random.Random(65)
+    solved = 0
+    while solved < 12:
+        grid = random_grid(rng, rng.choice([8, 12, 16]), rng.randint(4, 9), 0.85)
+        if not 12 <= rules.fruit_count(grid) <= 22 or len(rules.free_singles(grid)) < 2:
+            continue
+        solved += 1
+        board = Board(grid)
+        fast = Searcher(board, tt_bits=16, eval_kind=EVAL_NONE).search(board.fruit)
+        plain = Searcher(board, tt_bits=16, eval_kind=EVAL_NONE, frontier_shortcut=False).search(board.fruit)
+        assert (fast.value, fast.move, fast.nodes, fast.tt_hits) == (plain.value, plain.move, plain.nodes, plain.tt_hits)
+        assert fast.exact
