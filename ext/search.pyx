@@ -114,6 +114,7 @@ cdef inline ColumnTypes *read_node_columns(SearchState *s, const Position *pos, 
     columns.ready = True
     return columns
 
+
 # ---------------------------------------------------------------- listing the moves
 #
 # One ply above the horizon a move is worth its points minus the evaluation of the position
