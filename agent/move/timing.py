@@ -41,8 +41,9 @@ SOLVE_GROWTH = 1.65
 SOLVE_SPEEDUP = 1.5
 # Kept back for the endgame's searches to the end (each later move searches its smaller
 # position to the end again, about 0.6 times the first solve's cost in all), at most
-# ENDGAME_RESERVE_SHARE of the clock; a solve is started when twice its predicted cost is
-# within SOLVE_REACH of what can be spent, the reserve included.
+# ENDGAME_RESERVE_SHARE of what can be spent (a short clock keeps its moves: 2 s of 10 s on
+# 26x26 p9 lost every pair); a solve is started when twice its predicted cost is within
+# SOLVE_REACH of what can be spent, the reserve included.
 ENDGAME_RESERVE = 2.0
 ENDGAME_RESERVE_SHARE = 0.5
 SOLVE_REACH = 0.5
@@ -65,9 +66,10 @@ def solve_seconds(groups: "int | None", nodes_per_second: float) -> float:
     return predicted_solve_nodes(groups) / (nodes_per_second * SOLVE_SPEEDUP)
 
 
-def endgame_reserve(remaining: float) -> float:
-    """The time kept back for the endgame's searches to the end until one is in reach."""
-    return min(ENDGAME_RESERVE, ENDGAME_RESERVE_SHARE * remaining)
+def endgame_reserve(spendable: float) -> float:
+    """The time kept back for the endgame's searches to the end until one is in reach, of
+    `spendable` (what the move's other reserves leave)."""
+    return min(ENDGAME_RESERVE, ENDGAME_RESERVE_SHARE * spendable)
 
 
 class Budget:
@@ -124,7 +126,7 @@ def plan(remaining: float, groups: int, startup: float, spent: float, solve_seco
         share = spendable / min(expected_moves, HORIZON)
         cap = max(min(MAX_FRACTION * spendable, MAX_STRETCH * share), solve)
         return Budget(spent, spent + max(min(share, cap), solve), spent + cap, instant=False)
-    spendable -= endgame_reserve(remaining)
+    spendable -= endgame_reserve(spendable)
     if spendable < MIN_THINK:
         return Budget(spent, spent, spent + MIN_THINK, instant=True)
     share = spendable / min(expected_moves, HORIZON)

@@ -45,18 +45,18 @@ def test_a_search_to_the_end_in_reach_gets_what_it_needs_within_the_reserve(rema
             if needed <= timing.SOLVE_REACH * spendable:
                 assert budget.optimum - 0.02 >= needed - 1e-12
             else:
-                kept = spendable - timing.endgame_reserve(remaining)
+                kept = spendable - timing.endgame_reserve(spendable)
                 assert budget.maximum - 0.02 <= timing.MAX_FRACTION * kept + 1e-12
 
 
 def test_the_endgame_reserve_is_kept_until_the_solve_comes():
-    without = timing.plan(4.0, 30, 0.01, 0.02)
-    assert without.maximum == timing.plan(4.0, 30, 0.01, 0.02, 1e9).maximum
-    reserve = timing.reserve(4.0, timing.own_moves_left(30)[1], 0.02 + timing.EXIT_COST)
-    assert without.maximum - 0.02 <= timing.MAX_FRACTION * (4.0 - reserve - timing.ENDGAME_RESERVE)
-    # a solve predicted at 0.5 s: the move may spend 1 s, the reserve included
-    assert timing.plan(4.0, 30, 0.01, 0.02, 0.5).optimum - 0.02 >= 1.0 > without.maximum
-    # the reserve is never more than half the clock
+    without = timing.plan(6.0, 30, 0.01, 0.02)
+    assert without.maximum == timing.plan(6.0, 30, 0.01, 0.02, 1e9).maximum
+    spendable = 6.0 - timing.reserve(6.0, timing.own_moves_left(30)[1], 0.02 + timing.EXIT_COST)
+    assert without.maximum - 0.02 <= timing.MAX_FRACTION * (spendable - timing.ENDGAME_RESERVE)
+    # a solve predicted at 1 s: the move may spend 2 s, the reserve included
+    assert timing.plan(6.0, 30, 0.01, 0.02, 1.0).optimum - 0.02 >= 2.0 > without.maximum
+    # the reserve is never more than half of what the other reserves leave to spend
     assert timing.endgame_reserve(1.0) == 0.5 and timing.endgame_reserve(60.0) == timing.ENDGAME_RESERVE
 
 
