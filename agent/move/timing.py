@@ -121,17 +121,15 @@ def plan(remaining: float, groups: int, startup: float, spent: float, solve_seco
     if spendable < MIN_THINK:
         return Budget(spent, spent, spent + MIN_THINK, instant=True)
     solve = solve_seconds / SOLVE_SHARE  # what the deepening needs to try it (see solve_cap)
-    if solve <= SOLVE_REACH * spendable:
-        # in reach: the endgame reserve is this move's and the next ones'
-        share = spendable / min(expected_moves, HORIZON)
-        cap = max(min(MAX_FRACTION * spendable, MAX_STRETCH * share), solve)
-        return Budget(spent, spent + max(min(share, cap), solve), spent + cap, instant=False)
-    spendable -= endgame_reserve(spendable)
-    if spendable < MIN_THINK:
-        return Budget(spent, spent, spent + MIN_THINK, instant=True)
+    if solve > SOLVE_REACH * spendable:
+        # out of reach: the endgame reserve waits for it (in reach, it is this move's)
+        solve = 0.0
+        spendable -= endgame_reserve(spendable)
+        if spendable < MIN_THINK:
+            return Budget(spent, spent, spent + MIN_THINK, instant=True)
     share = spendable / min(expected_moves, HORIZON)
-    cap = min(MAX_FRACTION * spendable, MAX_STRETCH * share)
-    return Budget(spent, spent + min(share, cap), spent + cap, instant=False)
+    cap = max(min(MAX_FRACTION * spendable, MAX_STRETCH * share), solve)
+    return Budget(spent, spent + max(min(share, cap), solve), spent + cap, instant=False)
 
 
 def keep_searching(
