@@ -274,12 +274,7 @@ cdef class Board:
     def solve_key(self):
         """The table's key of this position in a search to the end: fruit that can never
         merge keyed as one kind, free singles by the parity of their count alone."""
-        cdef Position unused
-        cdef ColumnTypes columns
-        cdef uint64_t key
-        read_columns(&self.pos, &columns)
-        drop_free_pairs(&unused, &self.pos, &columns, &key)
-        return key
+        return key_to_the_end(&self.pos)
 
     def play(self, cell):
         """(next Board, points) for the move at (row, col); ValueError on an empty cell."""
@@ -441,16 +436,13 @@ cdef class Searcher:
         cdef Board board = self.board
         cdef TTEntry *entry
         cdef uint64_t key
-        cdef Position unused
-        cdef ColumnTypes columns
         line = []
         while len(line) < limit and board.pos.fruit:
             key = node_key(&self.s, &board.pos, len(line))
             entry = table_slot(&self.s.table, key)
             if entry != NULL and not entry_holds(entry, key) and self.s.config.free_singles:
                 # a node searched to the end is stored under its key without free singles
-                read_columns(&board.pos, &columns)
-                drop_free_pairs(&unused, &board.pos, &columns, &key)
+                key = key_to_the_end(&board.pos)
                 entry = table_slot(&self.s.table, key)
             if entry == NULL or not entry_holds(entry, key) or entry.move == NO_MOVE:
                 break

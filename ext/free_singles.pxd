@@ -30,3 +30,5 @@ cdef int32_t never_merging_count(const Position *pos) noexcept nogil
 # value in a search to the end is the value of `pos`.
 cdef int32_t drop_free_pairs(Position *out, const Position *pos, ColumnTypes *columns,
                              uint64_t *key) noexcept nogil
+# The key drop_free_pairs gives `pos`, its columns read whole.
+cdef uint64_t key_to_the_end(const Position *pos) noexcept nogil

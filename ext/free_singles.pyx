@@ -134,3 +134,12 @@ cdef int32_t drop_free_pairs(Position *out, const Position *pos, ColumnTypes *co
         read_column(out, columns, c)
     out.fruit = pos.fruit - (count & ~1)
     return count & ~1
+
+
+cdef uint64_t key_to_the_end(const Position *pos) noexcept nogil:
+    cdef Position unused
+    cdef ColumnTypes columns
+    cdef uint64_t key
+    read_columns(pos, &columns)
+    drop_free_pairs(&unused, pos, &columns, &key)
+    return key
