@@ -9,31 +9,34 @@ from typing import Optional, Union
 
 from agent._version import __version__
 from agent.arena.agent_commands import BUILT_IN_NAMES, AgentCommand, agent_command
+from agent.arena.processes.referee_clock import COMPETITION_CLOCK, RefereeClock
 from agent.arena.processes.runner import MoveRunner, ProcessRun
 from agent.arena.processes.workers import ended_how
-from agent.arena.turns import DEFAULT_GRACE, FAULT_INVALID, FAULT_TIME, Turn, check_output
+from agent.arena.turns import FAULT_INVALID, FAULT_TIME, Turn, check_output
 from agent.board import Board, Move
 from agent.gamefile import format_input, format_input_seconds
 
 
 class CommandPlayer:
     """A program in the input.txt/output.txt protocol, run as a fresh process per move
-    in a fresh folder, charged the CPU time that process uses. `command` is a built-in
-    name (ours, greedy, random, minimax3: the project's own programs) or a shell command.
-    ValueError at once when the command surely cannot run."""
+    in a fresh folder, charged the CPU time that process uses (the wall time, under a
+    wall `clock`). `command` is a built-in name (ours, greedy, random, minimax3: the
+    project's own programs) or a shell command. ValueError at once when the command surely
+    cannot run."""
 
     def __init__(
         self,
         command: Union[str, AgentCommand],
         name: Optional[str] = None,
         runner: Optional[MoveRunner] = None,
-        grace: float = DEFAULT_GRACE,
+        clock: RefereeClock = COMPETITION_CLOCK,
         isolate: bool = False,
         side: Optional[str] = None,
     ) -> None:
         self.spec = command if isinstance(command, AgentCommand) else agent_command(command)
         self.name = name or self.spec.label
-        self.runner = runner or shared_runner(grace, isolate)
+        self.runner = runner or shared_runner(clock, isolate)
+        self.clock = self.runner.clock.kind  # what its clock charges, for the record
         self.side = side  # its private folder's name; play_game sets it to A or B when None
         self.version = __version__ if self.spec.label in BUILT_IN_NAMES else None  # ours or a baseline
 
@@ -59,34 +62,31 @@ class CommandPlayer:
             env=self.spec.env,
             side=self.side or "agent",
         )
-        if run.killed:
-            return Turn(
-                run.cpu,
-                fault=FAULT_TIME,
-                reason=f"killed: still running {self.runner.grace:g} s after its time ran out",
-            )
+        charged = self.runner.clock.charge(run.cpu, run.wall)
+        if run.stopped is not None:
+            return Turn(charged, fault=run.stopped, reason=run.stop_reason)
         if run.output is None:
-            return Turn(run.cpu, fault=FAULT_INVALID, reason=run.output_problem + _exit_detail(run))
+            return Turn(charged, fault=FAULT_INVALID, reason=run.output_problem + _exit_detail(run))
         try:
             name, next_grid, points = check_output(grid, run.output)
         except ValueError as error:
-            return Turn(run.cpu, fault=FAULT_INVALID, reason=str(error))
-        return Turn(run.cpu, name, next_grid, points)
+            return Turn(charged, fault=FAULT_INVALID, reason=str(error))
+        return Turn(charged, name, next_grid, points)
 
 
 _shared_runners: dict[
-    tuple[float, bool], MoveRunner
-] = {}  # (grace, isolate) -> the MoveRunner this process's CommandPlayers share
+    tuple[RefereeClock, bool], MoveRunner
+] = {}  # (clock, isolate) -> the MoveRunner this process's CommandPlayers share
 _shared_lock = threading.Lock()
 
 
-def shared_runner(grace: float, isolate: bool = False) -> MoveRunner:
-    """The runner of this process's CommandPlayers with that grace and isolation: one
+def shared_runner(clock: RefereeClock = COMPETITION_CLOCK, isolate: bool = False) -> MoveRunner:
+    """The runner of this process's CommandPlayers with that clock rule and isolation: one
     place that can stop every move they are running (stop_shared_runners)."""
     with _shared_lock:
-        runner = _shared_runners.get((grace, isolate))
+        runner = _shared_runners.get((clock, isolate))
         if runner is None:
-            runner = _shared_runners[grace, isolate] = MoveRunner(grace=grace, isolate=isolate)
+            runner = _shared_runners[clock, isolate] = MoveRunner(clock, isolate=isolate)
         return runner
 
 

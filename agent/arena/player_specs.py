@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from agent.arena.agent_commands import BUILT_IN_NAMES
 from agent.arena.command_player import CommandPlayer
+from agent.arena.processes.referee_clock import COMPETITION_CLOCK, RefereeClock
 from agent.arena.processes.workers import run_tasks
 
 IN_PROCESS_NAMES = BUILT_IN_NAMES  # the built-ins that can also play in-process
@@ -21,7 +22,7 @@ class PlayerSpec:
 
     text: str
     in_process: bool = False
-    grace: float = 10.0
+    clock: RefereeClock = COMPETITION_CLOCK  # the referee's rule for a program's moves
     params: tuple = ()  # (name, value) pairs for a Python player's factory or a built-in
     isolate: bool = False  # run each side's programs as a user of its own (root only)
 
@@ -69,7 +70,7 @@ class PlayerSpec:
                 f"{self.text}: parameters go to Python players and in-process built-ins only"
                 + ("; add --in-process" if built_in else "")
             )
-        return CommandPlayer(self.text, grace=self.grace, isolate=self.isolate)
+        return CommandPlayer(self.text, clock=self.clock, isolate=self.isolate)
 
 
 def _make_player(spec: PlayerSpec, note) -> None:

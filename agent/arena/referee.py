@@ -5,7 +5,8 @@ and at the end the higher score wins, equal scores going to the player with more
 A player is an in-process Player (`choose(board, clock_left) -> Move`, see agent.players),
 charged the CPU its call uses, or one that takes its own turns and charges itself
 (`take_turn(board, clock_left) -> Turn`): a program run as its own process per move
-(CommandPlayer) or, in `fruit-rage play`, a person at the terminal.
+(CommandPlayer) or, in `fruit-rage play`, a person at the terminal. What a move is charged
+and when it is stopped is the referee's clock rule (agent.arena.processes.referee_clock).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, U
 
 from agent.arena.command_player import CommandPlayer
 from agent.arena.inprocess import timed_choose
-from agent.arena.turns import DEFAULT_GRACE, FAULT_INVALID, FAULT_TIME, Turn
+from agent.arena.processes.referee_clock import COMPETITION_CLOCK, CPU_CLOCK, DEFAULT_GRACE, RefereeClock
+from agent.arena.turns import FAULT_INVALID, FAULT_TIME, Turn
 from agent.board import Board, Move
 from agent.players import what_was_raised
 from agent.rules import is_empty
@@ -24,9 +26,11 @@ from agent.rules import is_empty
 if TYPE_CHECKING:
     from agent.players import Player
 
+# A person against the agent (`fruit-rage play`, the browser page): the person's clock, the
+# wall time they think, and the agent's, CPU. The same two everywhere.
+PERSON_CLOCK, AGENT_CLOCK = 120.0, 30.0
 RECORD_FORMAT = 2  # 2: "format", "date", "versions", and per move "depth"/"value" when reported
 SIDES = ("A", "B")
-CPU_CLOCK, WALL_CLOCK = "cpu", "wall"  # what a player's clock measures: its CPU, or a person's thinking
 
 
 class SelfTimedPlayer(Protocol):
@@ -93,7 +97,7 @@ class GameRecord:
             record["pair"] = self.pair
         if self.position is not None:
             record["position"] = self.position
-        if self.clock_kinds != (CPU_CLOCK, CPU_CLOCK):  # a person's clock, in `play`
+        if self.clock_kinds != (CPU_CLOCK, CPU_CLOCK):  # a person's clock, in `play`; --clock wall
             record["clock"] = dict(zip(SIDES, self.clock_kinds))
         return record
 
@@ -110,16 +114,16 @@ def _turn_record(side: str, turn: Turn) -> dict[str, Any]:
 
 
 def take_turn(
-    player: Union[Player, SelfTimedPlayer], board: Board, clock_left: float, grace: float = DEFAULT_GRACE
+    player: Union[Player, SelfTimedPlayer], board: Board, clock_left: float, clock: RefereeClock = COMPETITION_CLOCK
 ) -> Turn:
     """`player`'s turn on `board`: through its own take_turn when it charges itself, else
-    as an in-process Player (see agent.arena.inprocess)."""
+    as an in-process Player (see agent.arena.inprocess) under the `clock` rule."""
     if hasattr(player, "take_turn"):
         turn: Turn = player.take_turn(board, clock_left)
         return turn
-    answer, cpu, stopped = timed_choose(player, board, clock_left, grace)
-    if stopped:
-        return Turn(cpu, fault=FAULT_TIME, reason=f"ran out of time: still thinking after {cpu:.3f} s CPU")
+    answer, cpu, stopped = timed_choose(player, board, clock_left, clock)
+    if stopped is not None:
+        return Turn(cpu, fault=stopped.verdict, reason=stopped.reason(cpu))
     if isinstance(answer, SystemExit):
         return Turn(cpu, fault=FAULT_INVALID, reason=f"tried to end its process: SystemExit({answer.code!r:.60})")
     if isinstance(answer, BaseException):
@@ -150,11 +154,28 @@ def play_game(
     on_move: Optional[Callable[[str, Turn, GameRecord], None]] = None,
     grace: float = DEFAULT_GRACE,
     on_start: Optional[Callable[[GameRecord], None]] = None,
+    clock: str = CPU_CLOCK,
 ) -> GameRecord:
     """Play `board` out between player_a (side A) and player_b (B), `first` moving first,
-    each starting with its entry of `clocks` (CPU seconds). on_start(record) is called
-    before the first turn and on_move(side, turn, record) after every turn, with the
-    record so far."""
+    each starting with its entry of `clocks` (CPU seconds; wall seconds for in-process
+    players under clock=WALL_CLOCK). A move that asks for no CPU for `grace` seconds more
+    than its clock is stopped by the watchdog (agent.arena.processes.referee_clock). on_start(record)
+    is called before the first turn and on_move(side, turn, record) after every turn, with
+    the record so far."""
+    return play_refereed_game(player_a, player_b, board, RefereeClock(clock, grace), clocks, first, on_move, on_start)
+
+
+def play_refereed_game(
+    player_a: Union[Player, SelfTimedPlayer],
+    player_b: Union[Player, SelfTimedPlayer],
+    board: Board,
+    rule: RefereeClock,
+    clocks: Sequence[float] = (300.0, 300.0),
+    first: str = "A",
+    on_move: Optional[Callable[[str, Turn, GameRecord], None]] = None,
+    on_start: Optional[Callable[[GameRecord], None]] = None,
+) -> GameRecord:
+    """play_game under the clock rule `rule`."""
     if first not in SIDES:
         raise ValueError(f"first must be 'A' or 'B', not {first!r}")
     players = dict(zip(SIDES, (player_a, player_b)))
@@ -169,13 +190,13 @@ def play_game(
         start_clocks=tuple(clocks),
         clocks=dict(zip(SIDES, clocks)),
         versions=(getattr(player_a, "version", None), getattr(player_b, "version", None)),
-        clock_kinds=(getattr(player_a, "clock", CPU_CLOCK), getattr(player_b, "clock", CPU_CLOCK)),
+        clock_kinds=(getattr(player_a, "clock", rule.kind), getattr(player_b, "clock", rule.kind)),
     )
     if on_start is not None:
         on_start(record)
     mover = first
     while not board.is_over:
-        turn = take_turn(players[mover], board, record.clocks[mover], grace)
+        turn = take_turn(players[mover], board, record.clocks[mover], rule)
         record.clocks[mover] -= turn.seconds
         # Past its time, what a move wrote no longer counts: an overrun with an empty or
         # garbled output.txt is a time loss, not an invalid move.

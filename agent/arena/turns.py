@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from agent.arena.processes.referee_clock import FAULT_STALLED as FAULT_STALLED
+from agent.arena.processes.referee_clock import FAULT_TIME as FAULT_TIME
 from agent.gamefile import parse_output
 from agent.rules import legal_cell, play
 
-FAULT_TIME = "time"
-FAULT_INVALID = "invalid"
-DEFAULT_GRACE = 10.0  # wall seconds a move may run past its clock before it is stopped
+FAULT_INVALID = "invalid"  # its answer was no legal move, or it gave none
+FAULTS = (FAULT_TIME, FAULT_INVALID, FAULT_STALLED)  # the ways to lose a game but on points
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,7 @@ class Turn:
     name: Optional[str] = None  # the move as the player gave it, e.g. "G8"
     grid: Optional[tuple[str, ...]] = None  # the grid after the move
     points: int = 0
-    fault: Optional[str] = None  # FAULT_TIME, FAULT_INVALID or None
+    fault: Optional[str] = None  # one of FAULTS, or None
     reason: str = ""  # why it loses
     depth: Optional[int] = None  # the player's search depth, when it reports one
     value: Optional[int] = None  # and the value it expected

@@ -11,8 +11,9 @@ import time
 from agent.arena.agent_commands import files_named
 from agent.arena.matches.games import MatchSettings
 from agent.arena.matches.match import run_match
-from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs
+from agent.arena.matches.preflight import Refused, available_cpus, prepare, warn_of_jobs
 from agent.arena.matches.resume import ResumeError, check_same_match, read_finished, seed_of
+from agent.arena.processes.burners import Burners
 from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.reading import describe_clocks
@@ -22,7 +23,7 @@ from agent.arena.stats.pairs import PairCollector
 from agent.arena.stats.sprt import EloSprt, MarginSprt, SprtResult
 from agent.arena.stats.summary import colour_lines, forfeit_lines, report_table
 from agent.arena.terminal.tables import clock_time, crop, fit_lines, join_fitting, terminal_width
-from agent.cli_support import INTERRUPTED, interrupted, plural, printable
+from agent.cli_support import INTERRUPTED, interrupted, number, plural, printable
 from agent.commands.options import AGENT_KINDS, add_error_rates, add_game_options, clock_seconds, positive_int
 
 # Every game's seed (the match's times 100000, plus the board) goes into its record, and a
@@ -90,6 +91,15 @@ def add_arguments(p) -> None:
         "since most pairs split one game each",
     )
     add_error_rates(p)
+    p.add_argument(
+        "--burners",
+        type=number(int, 0, 256),
+        default=0,
+        metavar="N",
+        help="load the machine on purpose for the whole match: N CPU burners, 0..256, each in a session of its "
+        "own (as a user's other programs); with more --jobs than cores, the load harness: see the clocks hold on "
+        "a busy machine; the load seen (runnable processes) is reported (default: 0)",
+    )
 
 
 def run(args) -> int:
@@ -154,7 +164,7 @@ def run(args) -> int:
             args.games, args.size, args.types, args.time, seed, args.paired, args.time_b, positions
         )
         if args.resume:
-            check_same_match(args.resume, done, settings, (args.agent_a, args.agent_b))
+            check_same_match(args.resume, done, settings, (args.agent_a, args.agent_b), args.clock)
             if cut_at is not None and out is not None:
                 out.cut_back(cut_at)  # every line checked first: nothing else is ever dropped
     except ResumeError as error:  # only with --resume, so with --out
@@ -206,8 +216,9 @@ def run(args) -> int:
         return decision[0] is None or decision[0].verdict is None
 
     stopped_by_ctrl_c, failure = False, None
+    load = Burners(args.burners)
     try:
-        with stop_signals_interrupt():  # SIGTERM, SIGHUP: as Ctrl-C, the finished games reported
+        with stop_signals_interrupt(), load:  # SIGTERM, SIGHUP: as Ctrl-C, the finished games reported
             run_match(
                 specs[0],
                 specs[1],
@@ -217,6 +228,7 @@ def run(args) -> int:
                 grace=args.grace,
                 games=remaining,
                 cluster=args.cluster,
+                clock=args.clock,
             )
     except KeyboardInterrupt:
         stopped_by_ctrl_c = True
@@ -247,6 +259,13 @@ def run(args) -> int:
         print("\n".join(colour_lines(records) + forfeit_lines(records, width)))
         if pairs is not None:
             print("\n".join(paired_stats(pairs.pairs).lines()))
+    runnable = load.runnable()
+    if runnable is not None:
+        per_core = runnable / available_cpus()
+        print(
+            f"load: {plural(args.burners, 'CPU burner')}; {runnable:.1f} runnable processes "
+            f"on average, {per_core:.1f} a core"
+        )
     if decision[0] is not None:
         after = f"after {plural(decision[0].pairs, 'pair')}: {decision[0].describe(ended=True)}"
         line = f"SPRT ({decision[0].statistic}) {after}"

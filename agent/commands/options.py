@@ -4,6 +4,7 @@ and what an agent may be."""
 
 from __future__ import annotations
 
+from agent.arena.processes.referee_clock import CLOCK_KINDS, CPU_CLOCK, DEFAULT_GRACE
 from agent.cli_support import number
 from agent.move.timing import LONGEST_CLOCK
 from agent.rules import MAX_SIZE, MAX_TYPES
@@ -47,10 +48,20 @@ def add_game_options(p, pairing: bool = True) -> None:
             "pairs won on total score (--games must be even)",
         )
     p.add_argument(
+        "--clock",
+        choices=CLOCK_KINDS,
+        default=CPU_CLOCK,
+        help="what a move is charged and stopped by: cpu, the CPU time of every process it starts, "
+        "start-up included (the competition's clock), or wall, the wall time it takes, as a person's "
+        "clock in a tournament (default: cpu)",
+    )
+    p.add_argument(
         "--grace",
         type=clock_seconds,
-        default=10.0,
-        help="kill a move still running this many seconds after its time ran out, above 0 and up to 1e6 (default: 10)",
+        default=DEFAULT_GRACE,
+        help="the watchdog stops a move that neither runs nor waits to run (asleep, blocked or stopped) "
+        "for this many seconds more than its clock, a fault of its own, apart from a time loss; above 0 "
+        "and up to 1e6 (default: 10)",
     )
     p.add_argument(
         "--positions",

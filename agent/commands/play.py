@@ -17,10 +17,11 @@ import time
 
 from agent.arena.agent_commands import files_named
 from agent.arena.player_specs import PlayerSpec
+from agent.arena.processes.referee_clock import WALL_CLOCK
 from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.results_file import RecordsFile, lock_records
-from agent.arena.referee import WALL_CLOCK, GameRecord, play_game, take_turn
+from agent.arena.referee import AGENT_CLOCK, PERSON_CLOCK, GameRecord, play_game, take_turn
 from agent.arena.review.audit import solve_exactly
 from agent.arena.terminal.boards import LineReader, render_board
 from agent.arena.terminal.play_screen import Screen, clock_shown
@@ -56,7 +57,17 @@ def add_arguments(p) -> None:
     p.add_argument("--size", type=board_size, default=8, help=f"board side n, 1..{MAX_SIZE} (default: 8)")
     p.add_argument("--types", type=fruit_types, default=3, help=f"fruit types p, 1..{MAX_TYPES} (default: 3)")
     p.add_argument(
-        "--time", type=clock_seconds, default=120.0, help="seconds per player, above 0 and up to 1e6 (default: 120)"
+        "--time",
+        type=clock_seconds,
+        default=PERSON_CLOCK,
+        help=f"your clock: seconds of thinking, above 0 and up to 1e6 (default: {PERSON_CLOCK:g})",
+    )
+    p.add_argument(
+        "--agent-time",
+        type=clock_seconds,
+        default=AGENT_CLOCK,
+        metavar="TIME",
+        help=f"the agent's clock: CPU seconds, above 0 and up to 1e6 (default: {AGENT_CLOCK:g}, as on the page)",
     )
     p.add_argument("--seed", type=int, default=None, help="seed for the board (default: random)")
     p.add_argument(
@@ -184,11 +195,12 @@ def play_human_game(args, stdin, stdout, agent=None) -> GameRecord | None:
     board = Board.random(seed, args.size, args.types)
     screen = Screen(stdout)
     header = [
-        f"Fruit Rage, {args.size}x{args.size}, {plural(args.types, 'type')}, {args.time:g} s each, "
-        f"seed {seed}: {'you move' if first == HUMAN else 'the agent moves'} first.",
+        f"Fruit Rage, {args.size}x{args.size}, {plural(args.types, 'type')}, seed {seed}: "
+        f"{'you move' if first == HUMAN else 'the agent moves'} first.",
+        f"Clocks: you {args.time:g} s, the agent {args.agent_time:g} s of CPU.",
         "Type a cell such as B3 to take its group; q quits.",
     ]
-    game = Game(screen, f"Agent ({printable(args.agent)})", args.time, header)
+    game = Game(screen, f"Agent ({printable(args.agent)})", (args.time, args.agent_time), header)
     if not screen.terminal:
         screen.say("\n".join(header))
     screen.open()
@@ -197,7 +209,7 @@ def play_human_game(args, stdin, stdout, agent=None) -> GameRecord | None:
             HumanPlayer(LineReader(stdin), game),
             ThinkingAgent(agent, game),
             board,
-            (args.time, args.time),
+            (args.time, args.agent_time),
             first,
             on_move=game.show_move,
         )
@@ -259,10 +271,10 @@ class Game:
     every move, and the board the agent last moved on (shown beside the board at the
     person's next turn, its group marked)."""
 
-    def __init__(self, screen: Screen, agent_name: str, seconds: float, header: list):
+    def __init__(self, screen: Screen, agent_name: str, clocks: tuple, header: list):
         self.screen, self.agent_name, self.header = screen, agent_name, header
         self.scores = {HUMAN: 0, AGENT: 0}
-        self.clocks = {HUMAN: seconds, AGENT: seconds}
+        self.clocks = dict(zip((HUMAN, AGENT), clocks))
         self.moves: list[str] = []
         self.agent_moved_on: tuple[tuple[str, ...], frozenset] | None = None  # (grid, the group taken)
 

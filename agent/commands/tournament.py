@@ -122,6 +122,7 @@ def run(args) -> int:
                     jobs=args.jobs,
                     grace=args.grace,
                     cluster=args.cluster,
+                    clock=args.clock,
                     on_record=written,
                 )
                 results[row, column] = tally(match.records, "A")

@@ -12,6 +12,7 @@ import textwrap
 from agent.arena.matches.games import MatchSettings
 from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.matches.tune import gate
+from agent.arena.processes.referee_clock import RefereeClock
 from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.terminal.tables import fit_lines, join_fitting, terminal_width
@@ -118,6 +119,7 @@ def run(args) -> int:
                 jobs=args.jobs,
                 cluster=args.cluster,
                 on_pair=progress,
+                clock=RefereeClock(args.clock, args.grace),
             )
     except KeyboardInterrupt:
         return interrupted("fruit-rage tune", mid_line=True)

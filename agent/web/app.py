@@ -64,8 +64,8 @@ LIMITS: dict[str, tuple[Any, Any]] = {
 DEFAULTS: dict[str, Any] = {
     "size": 8,
     "types": 3,
-    "clock": 120.0,
-    "agent_clock": 30.0,
+    "clock": library.PERSON_CLOCK,
+    "agent_clock": library.AGENT_CLOCK,
     "first": "you",
     "opponent": "ours",
 }

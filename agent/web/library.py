@@ -8,6 +8,7 @@ import os
 import time
 
 from agent._version import __version__ as VERSION
+from agent.arena.processes.referee_clock import CPU_CLOCK, WALL_CLOCK
 from agent.arena.records.reading import (
     MATCH_FIELDS,
     OPTIONAL_MATCH_FIELDS,
@@ -16,7 +17,7 @@ from agent.arena.records.reading import (
     starting_clocks,
     time_measured,
 )
-from agent.arena.referee import CPU_CLOCK, WALL_CLOCK, GameRecord, decide
+from agent.arena.referee import AGENT_CLOCK, PERSON_CLOCK, GameRecord, decide
 from agent.arena.review.analysis import (
     DEFAULT_NODES,
     EXACT_MARK,
@@ -35,7 +36,9 @@ PLAYER_NAMES = tuple(BUILT_IN_PLAYERS)
 RECORD_FIELDS = MATCH_FIELDS + OPTIONAL_MATCH_FIELDS  # every top-level field `match --out` writes
 
 __all__ = [
+    "AGENT_CLOCK",
     "CPU_CLOCK",
+    "PERSON_CLOCK",
     "DEFAULT_NODES",
     "EXACT_MARK",
     "LABEL_FLOORS",

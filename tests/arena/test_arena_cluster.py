@@ -44,6 +44,7 @@ from agent.arena.matches.cluster import (
 from agent.arena.matches.games import MatchSettings, play_match_game
 from agent.arena.matches.match import run_match
 from agent.arena.player_specs import PlayerSpec
+from agent.arena.processes.referee_clock import COMPETITION_CLOCK
 from agent.engine import Limit
 from agent.players import SearchPlayer
 
@@ -312,7 +313,7 @@ def test_a_game_sent_to_a_worker_of_other_versions_is_refused_there():
     elsewhere = {**software_versions(), "dask": "1.0"}
     with pytest.raises(ClusterMismatch, match=r"runs other versions than the client: dask \S+ there, 1\.0 here"):
         settings = MatchSettings(games=1, size=4, types=3)
-        run_on_worker("a-match", elsewhere, 1, play_match_game, (settings, 1, (GREEDY, RANDOM), 10.0))
+        run_on_worker("a-match", elsewhere, 1, play_match_game, (settings, 1, (GREEDY, RANDOM), COMPETITION_CLOCK))
 
 
 def test_version_differences_name_each_entry_that_differs_or_is_missing():
@@ -489,12 +490,14 @@ def test_the_game_process_plays_game_after_game_as_a_local_call_does():
     process = GameProcess()
     try:
         settings = MatchSettings(games=2, size=5, types=3, time=10, seed=11)
-        played = [process.run(game, play_match_game, (settings, game, (GREEDY, RANDOM), 10.0)) for game in (1, 2)]
-        local = [play_match_game(settings, game, (GREEDY, RANDOM), 10.0) for game in (1, 2)]
+        played = [
+            process.run(game, play_match_game, (settings, game, (GREEDY, RANDOM), COMPETITION_CLOCK)) for game in (1, 2)
+        ]
+        local = [play_match_game(settings, game, (GREEDY, RANDOM), COMPETITION_CLOCK) for game in (1, 2)]
         assert moves_and_scores(played) == moves_and_scores(local)
         with pytest.raises(ValueError, match="opponent must be 'best' or 'greedy'"):
             factories = (functools.partial(SearchPlayer, opponent="nobody"), GREEDY)
-            process.run(1, play_match_game, (settings, 1, factories, 10.0))
+            process.run(1, play_match_game, (settings, 1, factories, COMPETITION_CLOCK))
         assert process.usable
     finally:
         process.stop()
@@ -510,7 +513,7 @@ def test_a_stopped_game_process_kills_its_move_and_exits(tmp_path):
     def play():
         try:
             settings = MatchSettings(games=1, size=6, types=3, time=60, seed=1)
-            process.run(1, play_match_game, (settings, 1, (PlayerSpec(burn), GREEDY), 10.0))
+            process.run(1, play_match_game, (settings, 1, (PlayerSpec(burn), GREEDY), COMPETITION_CLOCK))
         except GameStopped as error:
             outcome.append(str(error))
 

@@ -528,7 +528,7 @@ def test_a_long_match_does_not_queue_its_games_up_front(monkeypatch):
     monkeypatch.setattr(
         match,
         "play_match_game",
-        lambda settings, game, factories, grace: match.GameRecord((), "A", (), 2, (), game=game),
+        lambda settings, game, factories, clock: match.GameRecord((), "A", (), 2, (), game=game),
     )
     settings = match.MatchSettings(500, 3, 2, 5.0, 1)
     games = []
@@ -563,25 +563,30 @@ def test_report_table_counts_per_agent():
     def record(winner, fault, cpu_a):
         return {
             "agents": {"A": "x", "B": "y"},
+            "time": 4.0,
             "winner": winner,
             "fault": fault,
             "scores": {"A": 10, "B": 4} if winner == "A" else {"A": 4, "B": 4},
             "moves": [{"player": "A", "cpu": cpu_a}, {"player": "B", "cpu": 0.5}],
         }
 
-    table = report_table([record("A", None, 1.0), record("B", "time", 3.0), record(None, None, 2.0)])
-    rows = {line[:18].strip(): line[18:].split() for line in table.splitlines()[2:]}
+    records = [record("A", None, 1.0), record("B", "time", 3.0), record(None, None, 2.0), record("A", "stalled", 0.1)]
+    table = report_table(records)
+    rows = {line[:21].strip(): line[21:].split() for line in table.splitlines()[2:]}
     assert table.splitlines()[0].split() == ["A:", "x", "B:", "y"]
-    assert rows["W-L-D"] == ["1-1-1", "1-1-1"]
-    assert rows["score [95%]"][0] == "50%" and rows["mean margin"] == ["+2.0", "-2.0"]
+    assert rows["W-L-D"] == ["2-1-1", "1-2-1"]
+    assert rows["score [95%]"][0] == "62%" and rows["mean margin"] == ["+3.0", "-3.0"]
     assert rows["lost on time"] == ["1", "0"] and rows["invalid answers"] == ["0", "0"]
-    assert rows["CPU a move"] == ["2.000", "s", "(max", "3.000", "s)", "0.500", "s", "(max", "0.500", "s)"]
+    assert rows["stalled (watchdog)"] == ["0", "1"]
+    assert rows["max clock share"] == ["75%", "12%"]  # 3 s of a 4 s clock; 0.5 of 4
+    assert rows["CPU a move"] == ["1.525", "s", "(max", "3.000", "s)", "0.500", "s", "(max", "0.500", "s)"]
 
 
 def test_the_table_fits_its_width_whatever_the_agents_are_called():
     def record(winner):
         return {
             "agents": {"A": "/opt/agents/a-very-long-path/to/the/agent --with options " * 2, "B": "y"},
+            "time": 300.0,
             "winner": winner,
             "fault": None,
             "scores": {"A": 1, "B": 0},

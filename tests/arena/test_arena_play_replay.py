@@ -100,7 +100,7 @@ def test_replay_of_a_missing_game_is_a_clear_error(results):
 
 
 def play_args(**overrides):
-    settings = dict(first="you", size=3, types=2, time=60.0, seed=1, agent="greedy")
+    settings = dict(first="you", size=3, types=2, time=60.0, agent_time=60.0, seed=1, agent="greedy")
     return SimpleNamespace(**{**settings, **overrides})
 
 
@@ -160,7 +160,7 @@ def test_human_play_shows_the_start_board_when_the_agent_starts_and_counts_in_th
     assert "You played C3: 1 fruit, 1 point in" in text and "1 points" not in text
     stdout = io.StringIO()
     play_human_game(play_args(types=1), io.StringIO("q\n"), stdout)
-    assert "3x3, 1 type, 60 s each" in stdout.getvalue()
+    assert "3x3, 1 type, seed 1: you move first.\nClocks: you 60 s, the agent 60 s of CPU.\n" in stdout.getvalue()
 
 
 def test_play_takes_a_python_player_as_match_does():
@@ -179,11 +179,14 @@ def test_play_takes_a_python_player_as_match_does():
     assert "py:package.module:factory" in " ".join(fruit_rage("play", "--help").stdout.split())
 
 
-def test_terminal_play_gives_each_side_120_seconds_as_the_page_does():
+def test_terminal_play_gives_the_person_and_the_agent_the_clocks_of_the_page():
+    from agent.web.app import DEFAULTS
+
     shown = " ".join(fruit_rage("play", "--help").stdout.split())
-    assert "(default: 120)" in shown
+    assert f"(default: {DEFAULTS['clock']:g})" in shown and f"(default: {DEFAULTS['agent_clock']:g}, as" in shown
     done = fruit_rage("play", "--size", "3", "--seed", "1", stdin_text="q\n")
-    assert done.returncode == 0 and "120 s each" in done.stdout
+    clocks = f"Clocks: you {DEFAULTS['clock']:g} s, the agent {DEFAULTS['agent_clock']:g} s of CPU."
+    assert done.returncode == 0 and clocks in done.stdout
 
 
 def test_human_play_says_once_that_you_lose_on_time_with_the_score():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 from arena_helpers import scripted_agent
@@ -11,9 +12,10 @@ from arena_helpers import scripted_agent
 from agent.arena.command_player import CommandPlayer
 from agent.arena.matches.games import MatchSettings, first_mover, play_match_game
 from agent.arena.player_specs import PlayerSpec
+from agent.arena.processes.referee_clock import RefereeClock
 from agent.arena.processes.runner import _last_line
 from agent.arena.referee import FAULT_INVALID, FAULT_TIME, Turn, decide, play_game
-from agent.arena.turns import check_output
+from agent.arena.turns import FAULT_STALLED, check_output
 from agent.board import Board
 from agent.rules import parse_move_name, play, random_board
 
@@ -22,8 +24,9 @@ TINY = dict(games=1, size=4, types=3, time=5.0, seed=7)
 
 def game(agent_a: str, agent_b: str, grace: float = 10.0, game_number: int = 1, **settings) -> dict:
     options = {**TINY, **settings}
-    factories = (PlayerSpec(agent_a, grace=grace), PlayerSpec(agent_b, grace=grace))
-    return play_match_game(MatchSettings(**options), game_number, factories, grace).to_json()
+    clock = RefereeClock(grace=grace)
+    factories = (PlayerSpec(agent_a, clock=clock), PlayerSpec(agent_b, clock=clock))
+    return play_match_game(MatchSettings(**options), game_number, factories, clock).to_json()
 
 
 def test_greedy_against_random_plays_to_the_end():
@@ -53,13 +56,15 @@ def test_a_clock_too_small_for_input_txt_is_a_time_loss_without_a_run():
     move = player.take_turn(Board(random_board(1, 3, 2), 2), 4e-7)
     assert move.fault == FAULT_TIME and move.seconds == 0.0
     assert move.reason == "ran out of time: 4.0e-07 s left, below input.txt's microsecond"
-    assert player.take_turn(Board(random_board(1, 3, 2), 2), 6e-7).fault != FAULT_TIME  # "0.000001": it runs
+    assert player.take_turn(Board(random_board(1, 3, 2), 2), 6e-7).seconds > 0  # "0.000001": it runs
 
 
-def test_a_hanging_agent_is_killed_after_the_grace_period(tmp_path):
+def test_a_sleeping_agent_is_stopped_by_the_watchdog_after_its_clock_and_grace(tmp_path):
     record = game("greedy", scripted_agent(tmp_path, "hang"), grace=0.5, time=0.3)
-    assert record["winner"] == "A" and record["fault"] == FAULT_TIME
-    assert record["reason"] == "killed: still running 0.5 s after its time ran out"
+    assert record["winner"] == "A" and record["fault"] == FAULT_STALLED
+    assert re.match(r"stopped: used 0\.\d s of CPU in \d+\.\d s of wall time", record["reason"])
+    assert record["reason"].endswith("(asleep, blocked or stopped)")
+    assert record["moves"][-1]["cpu"] < 0.3  # charged its CPU, within its clock: no time loss
 
 
 @pytest.mark.parametrize(

@@ -126,7 +126,10 @@ HAND_EDITS = {
     "time loss with time left": (lambda r: _forge_time_loss(r, False), "lost on time with"),
     "invalid legal move": (_forge_invalid_move, "lost the game as invalid, yet"),
     "cpu raised": (lambda r: r["moves"][0].update(cpu=4.0), "its moves leave"),
-    "fault of its own": (lambda r: r.update(fault="bored"), "the record's 'fault' is not 'time', 'invalid' or null"),
+    "fault of its own": (
+        lambda r: r.update(fault="bored"),
+        "the record's 'fault' is not 'time', 'invalid', 'stalled' or null",
+    ),
     "field of its own": (lambda r: r.update(note="x"), "the record has a field no match writes, 'note'"),
 }
 

@@ -34,6 +34,7 @@ from agent._core import Board as CoreBoard
 from agent._core import Searcher
 from agent.arena.player_specs import PlayerSpec
 from agent.arena.referee import FAULT_INVALID, FAULT_TIME
+from agent.arena.turns import FAULT_STALLED
 from agent.move.deepening import search_options
 
 
@@ -204,7 +205,7 @@ def test_an_in_process_player_is_charged_the_cpu_it_uses():
     [
         (library_players.Raiser(), FAULT_INVALID, "raised RuntimeError: a bug in the player"),
         (library_players.Spinner(), FAULT_TIME, "ran out of time"),
-        (library_players.Sleeper(), FAULT_TIME, "ran out of time"),
+        (library_players.Sleeper(), FAULT_STALLED, "stopped: used 0.0 s of CPU"),
         (library_players.EmptyCell(), FAULT_INVALID, "illegal move"),
         (library_players.NotAMove(), FAULT_INVALID, "not a Move"),
     ],

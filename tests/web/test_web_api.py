@@ -12,8 +12,8 @@ from starlette.testclient import TestClient
 from web_helpers import long_game_record, records_file
 
 from agent import GreedyPlayer, RandomPlayer, play_game
+from agent.arena.processes.referee_clock import CPU_CLOCK, WALL_CLOCK
 from agent.arena.records.reading import MATCH_FIELDS, read_records
-from agent.arena.referee import CPU_CLOCK, WALL_CLOCK
 from agent.arena.review.phases import match_phases
 from agent.board import Board, Move
 from agent.web.app import MAX_GAMES_PER_CLIENT, REPLAY_SHARE, UNPLAYED_GRACE, create_app

@@ -10,7 +10,9 @@ On a worker, each game is run in a game process that belongs to that worker thre
 (started on its first game, then reused, one game at a time): an in-process player is
 charged time.process_time(), which is exact only in a process that plays nothing else,
 and a process of its own can be stopped, with the moves it runs, when the match is
-cancelled or the worker dies.
+cancelled or the worker dies. A match's game tells its worker thread how it stands after
+every turn, and is watched from there as a local match's worker process is (the
+referee's clock rule, agent.arena.matches.game_processes.WatchedGames).
 
 distributed is imported only where the cluster is talked to: a game process imports this
 module too and need not pay for that."""
@@ -35,7 +37,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach the scheduler, and for it to have a worker
-STOP_GRACE = 5.0  # seconds a stopped game process has to kill its moves and exit
 
 
 class ClusterError(Exception):
@@ -230,12 +231,13 @@ def _mismatch(worker: str, differences: list) -> ClusterMismatch:
     )
 
 
-def run_on_cluster(address, calls, finished, *, timeout: float = CONNECT_TIMEOUT) -> None:
+def run_on_cluster(address, calls, finished, *, timeout: float = CONNECT_TIMEOUT, watched=None) -> None:
     """Run `calls`, (game number, function, arguments) for each game, one a task on the
     cluster at `address`, handing each game's number and result to `finished` in this
     thread as it comes; stop, cancelling the games in flight, when it returns False.
-    Fails before any game with ClusterUnreachable or ClusterMismatch; Ctrl-C cancels the
-    games and re-raises."""
+    `watched` (a WatchedGames): the games are a match's, each called with a last argument,
+    its note(value), and watched by their workers. Fails before any game with
+    ClusterUnreachable or ClusterMismatch; Ctrl-C cancels the games and re-raises."""
     _require_distributed()
     from distributed import as_completed
 
@@ -259,6 +261,7 @@ def run_on_cluster(address, calls, finished, *, timeout: float = CONNECT_TIMEOUT
                 game,
                 function,
                 arguments,
+                watched,
                 key=f"fruit-rage-game-{game}-{match}",
                 pure=False,
             )
@@ -337,10 +340,11 @@ class GameStopped(ClusterError):
     """A game that will not be finished: its match was stopped, or its game process died."""
 
 
-def run_on_worker(match: str, versions: dict, game: int, function, arguments: tuple):
+def run_on_worker(match: str, versions: dict, game: int, function, arguments: tuple, watched=None):
     """A cluster task: `function(*arguments)` for game `game` of match (or review) `match`,
     in this worker thread's game process, on a worker that runs the client's `versions`
-    (one that joined after the match began was not checked by the client)."""
+    (one that joined after the match began was not checked by the client); watched as
+    run_on_cluster says."""
     differences = version_differences(versions, _worker_versions())
     if differences:
         raise _mismatch(_worker_address(), differences)
@@ -352,7 +356,7 @@ def run_on_worker(match: str, versions: dict, game: int, function, arguments: tu
             raise GameStopped(f"game {game}: its match was stopped")
         _playing.setdefault(match, set()).add(process)
     try:
-        return process.run(game, function, arguments)
+        return process.run(game, function, arguments, watched)
     finally:
         with _lock:
             playing = _playing.get(match, set())
@@ -385,32 +389,56 @@ class GameProcess:
             start_new_session=True,
         )
         self.stopping = False
+        self._messages: queue.Queue = queue.Queue()  # what it writes, message by message; None at the end
+        threading.Thread(target=_read_messages, args=(self.process.stdout, self._messages), daemon=True).start()
 
     @property
     def usable(self) -> bool:
         return not self.stopping and self.process.poll() is None
 
-    def run(self, game: int, function, arguments: tuple):
+    def run(self, game: int, function, arguments: tuple, watched=None):
         """`function(*arguments)` for game `game`, run in the process: its result, or the
-        error it raised; GameStopped when the process ended first."""
+        error it raised; GameStopped when the process ended first. `watched` (a
+        WatchedGames): the call takes its note(value) last, and the process is watched
+        from its notes; stopped on a verdict, the game's record is its `lost` one."""
         import cloudpickle  # what dask shipped by value (a lambda as a player's factory) must travel on
 
-        try:
-            _send(self.process.stdin, cloudpickle.dumps((function, arguments)))
-            answer = _receive(self.process.stdout)
-        except (OSError, ValueError):  # its pipes closed by stop()
-            answer = None
-        if answer is None:
-            from agent.arena.processes.workers import ended_how
+        from agent.arena.processes.workers import POLL, TaskWatch, WorkerEnd, ended_how
 
-            raise GameStopped(f"game {game}: its game process ended ({ended_how(self.process.wait())})")
-        played, value = pickle.loads(answer)
+        watch = TaskWatch(self.process.pid, watched.watching) if watched is not None else None
+        notes: list = []
+        try:
+            _send(self.process.stdin, cloudpickle.dumps((function, arguments, watched is not None)))
+        except (OSError, ValueError):  # its pipes closed by stop()
+            pass
+        while True:
+            try:
+                message = self._messages.get(timeout=POLL)
+            except queue.Empty:
+                verdict = watch.verdict(game, notes) if watch is not None else None
+                if watch is not None and verdict is not None:
+                    self.stopping = True
+                    self._kill()
+                    return watched.lost(
+                        game, WorkerEnd(ended_how(self.process.returncode), verdict, watch.reason()), notes
+                    )
+                continue
+            if message is None:
+                raise GameStopped(f"game {game}: its game process ended ({ended_how(self.process.wait())})")
+            kind, value = pickle.loads(message)
+            if kind == "done":
+                break
+            notes.append(value)
+        played, value = value
         if not played:
             raise value
         return value
 
     def stop(self) -> None:
-        """Close its stdin, and kill it if it has not exited STOP_GRACE seconds later."""
+        """Close its stdin, and kill it if it has not exited STOP_GRACE seconds later (the
+        grace a local match's workers have, agent.arena.processes.workers)."""
+        from agent.arena.processes.workers import STOP_GRACE
+
         self.stopping = True
         with contextlib.suppress(OSError):
             self.process.stdin.close()
@@ -419,8 +447,11 @@ class GameProcess:
         killer.start()
 
     def _kill(self) -> None:
+        """Kill it with every process below it (a move it runs, a helper its player forked)."""
+        from agent.arena.processes.descendants import end_tree
+
         if self.process.poll() is None:
-            self.process.kill()
+            end_tree(self.process.pid)
         self.process.wait()
 
 
@@ -437,7 +468,9 @@ def serve_games() -> None:
     threading.Thread(target=_read_jobs, args=(sys.stdin.buffer, jobs), daemon=True).start()
     try:
         while True:
-            function, arguments = pickle.loads(jobs.get())
+            function, arguments, noted = pickle.loads(jobs.get())
+            if noted:
+                arguments = (*arguments, lambda value: _send(answers, pickle.dumps(("note", value))))
             try:
                 answer: tuple[bool, object] = (True, function(*arguments))
             except Exception as error:
@@ -454,12 +487,22 @@ def _read_jobs(stream, jobs: queue.Queue) -> None:
     os.kill(os.getpid(), signal.SIGINT)
 
 
+def _read_messages(stream, messages: queue.Queue) -> None:
+    """Queue each message the game process writes; None at the end of its stream."""
+    while True:
+        message = _receive(stream)
+        messages.put(message)
+        if message is None:
+            return
+
+
 def _pickled_answer(answer: tuple) -> bytes:
+    """("done", answer) as a message."""
     try:
-        return pickle.dumps(answer)
+        return pickle.dumps(("done", answer))
     except Exception:  # an error that cannot be pickled travels as its text
         error = answer[1]
-        return pickle.dumps((False, RuntimeError(f"{type(error).__name__}: {error}")))
+        return pickle.dumps(("done", (False, RuntimeError(f"{type(error).__name__}: {error}"))))
 
 
 _LENGTH = struct.Struct(">Q")

@@ -8,8 +8,8 @@ import random
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Optional
 
-from agent.arena.referee import GameRecord, play_game
-from agent.arena.turns import DEFAULT_GRACE
+from agent.arena.processes.referee_clock import COMPETITION_CLOCK, RefereeClock
+from agent.arena.referee import GameRecord, play_refereed_game
 from agent.board import Board
 
 if TYPE_CHECKING:
@@ -62,27 +62,27 @@ def play_match_game(
     settings: MatchSettings,
     game: int,
     factories: tuple[Callable[[], Player], Callable[[], Player]],
-    grace: float = DEFAULT_GRACE,
+    clock: RefereeClock = COMPETITION_CLOCK,
     on_start: Optional[Callable[[GameRecord], None]] = None,
     on_move: Optional[Callable[[str, Turn, GameRecord], None]] = None,
 ) -> GameRecord:
-    """Game `game` (from 1) of the match, with fresh players from the two factories;
-    on_start and on_move as play_game calls them."""
+    """Game `game` (from 1) of the match, with fresh players from the two factories, under
+    the referee's `clock` rule; on_start and on_move as play_game calls them."""
     board, position = board_number(settings, game), _position(settings, game)
     if position is not None:
         assert settings.positions is not None  # a game has a position only from given ones
         start = settings.positions[position - 1]
     else:
         start = Board.random(game_seed(settings.seed, board), settings.size, settings.types)
-    record = play_game(
+    record = play_refereed_game(
         factories[0](),
         factories[1](),
         start,
+        clock,
         settings.clocks,
         first_mover(settings.seed, game),
-        grace=grace,
-        on_start=on_start,
         on_move=on_move,
+        on_start=on_start,
     )
     return in_match(record, settings, game)
 

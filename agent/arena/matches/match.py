@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
 
 from agent.arena.command_player import stop_shared_runners
-from agent.arena.matches.game_processes import run_games_in_processes
+from agent.arena.matches.game_processes import WatchedGames, play_noted_game, run_games_in_processes
 from agent.arena.matches.games import MatchSettings, play_match_game
+from agent.arena.processes.referee_clock import CPU_CLOCK, DEFAULT_GRACE, RefereeClock
 from agent.arena.processes.stop_signals import raise_lost_stop
 from agent.arena.referee import GameRecord
-from agent.arena.turns import DEFAULT_GRACE
 
 if TYPE_CHECKING:
     from agent.players import Player
@@ -69,14 +69,19 @@ def run_match(
     grace: float = DEFAULT_GRACE,
     games: Optional[Iterable[int]] = None,
     cluster: Optional[str] = None,
+    clock: str = CPU_CLOCK,
 ) -> MatchResult:
     """Play the games of `settings` (or only the game numbers in `games`), `jobs` at a
-    time or on the Dask cluster at address `cluster`, handing each GameRecord to
+    time or on the Dask cluster at address `cluster`, under the referee's clock rule
+    (agent.arena.processes.referee_clock: `clock` CPU_CLOCK or WALL_CLOCK, and `grace`, the seconds
+    a move may idle past its clock before the watchdog stops it; players made by the
+    factories that run programs keep their own), handing each GameRecord to
     on_record as it finishes (in the calling thread). on_record may return False to stop
     the match there (a sequential test that has decided): the games still running are
     abandoned. Games are started as others finish, not queued up front. On Ctrl-C the
     moves running are killed and KeyboardInterrupt is raised."""
     factories = (factory_a, factory_b)
+    rule = RefereeClock(clock, grace)
     numbers = iter(range(1, settings.games + 1) if games is None else games)
     records: list[GameRecord] = []
 
@@ -87,30 +92,32 @@ def run_match(
     if cluster is not None:
         from agent.arena.matches.cluster import run_on_cluster
 
-        run_on_cluster(cluster, _game_calls(settings, factories, grace, numbers), lambda _, record: finished(record))
+        calls = _game_calls(settings, factories, rule, numbers)
+        run_on_cluster(cluster, calls, lambda _, record: finished(record), watched=WatchedGames(settings, rule))
     elif not all(_charges_itself(factory) for factory in factories):
-        run_games_in_processes(settings, factories, max(jobs, 1), grace, numbers, finished)
+        run_games_in_processes(settings, factories, max(jobs, 1), rule, numbers, finished)
     elif jobs <= 1:
         try:
             for game in numbers:
                 raise_lost_stop()
-                if not finished(play_match_game(settings, game, factories, grace)):
+                if not finished(play_match_game(settings, game, factories, rule)):
                     break
         except BaseException:
             stop_shared_runners()
             raise
     else:
-        _run_in_threads(settings, factories, jobs, grace, numbers, finished)
+        _run_in_threads(settings, factories, jobs, rule, numbers, finished)
     stop_shared_runners(kill=False)  # the match's folders go with it
     records.sort(key=lambda record: record.game or 0)  # every record of a match has its number
     return MatchResult(settings, records)
 
 
 def _game_calls(
-    settings: MatchSettings, factories: Factories, grace: float, numbers: Iterator[int]
+    settings: MatchSettings, factories: Factories, rule: RefereeClock, numbers: Iterator[int]
 ) -> Iterator[tuple[int, Callable[..., GameRecord], tuple[Any, ...]]]:
-    """(game number, function, arguments) of each game of `numbers`, for the cluster."""
-    return ((game, play_match_game, (settings, game, factories, grace)) for game in numbers)
+    """(game number, function, arguments) of each game of `numbers`, for the cluster: each
+    told as it goes, for its watch (WatchedGames)."""
+    return ((game, play_noted_game, (settings, factories, rule, game)) for game in numbers)
 
 
 def _charges_itself(factory: Callable[[], Player]) -> bool:
@@ -123,7 +130,7 @@ def _run_in_threads(
     settings: MatchSettings,
     factories: Factories,
     jobs: int,
-    grace: float,
+    rule: RefereeClock,
     numbers: Iterator[int],
     finished: Callable[[GameRecord], bool],
 ) -> None:
@@ -132,7 +139,7 @@ def _run_in_threads(
     try:
         while True:
             for game in numbers:
-                running.add(pool.submit(play_match_game, settings, game, factories, grace))
+                running.add(pool.submit(play_match_game, settings, game, factories, rule))
                 if len(running) == jobs:
                     break
             if not running:

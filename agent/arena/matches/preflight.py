@@ -8,6 +8,7 @@ import os
 import sys
 
 from agent.arena.player_specs import PlayerSpec
+from agent.arena.processes.referee_clock import RefereeClock
 from agent.cli_support import plural, printable
 
 
@@ -20,8 +21,9 @@ class Refused(Exception):
 def prepare(args, labels, params=()) -> tuple:
     """(a PlayerSpec per label, the --positions' Boards or None); the first label's player
     gets `params`. Refused when a game could not be played."""
+    clock = RefereeClock(args.clock, args.grace)
     specs = [
-        PlayerSpec(label, args.in_process, args.grace, params if i == 0 else (), args.isolate)
+        PlayerSpec(label, args.in_process, clock, params if i == 0 else (), args.isolate)
         for i, label in enumerate(labels)
     ]
     for spec in specs:

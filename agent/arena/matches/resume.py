@@ -61,8 +61,9 @@ def seed_of(finished: list) -> Optional[int]:
     return (first["seed"] - first.get("pair", first["game"])) // 100_000
 
 
-def check_same_match(path: str, finished: list, settings: MatchSettings, labels: tuple) -> None:
-    """ResumeError unless every record is a different game of this very match."""
+def check_same_match(path: str, finished: list, settings: MatchSettings, labels: tuple, clock: str = "cpu") -> None:
+    """ResumeError unless every record is a different game of this very match, on the
+    same `clock` (cpu or wall)."""
     clocks = settings.clocks
     lines: dict[int, int] = {}  # game: the line that holds it
     for number, record in finished:
@@ -88,6 +89,8 @@ def check_same_match(path: str, finished: list, settings: MatchSettings, labels:
         differing = [key for key in expected if record.get(key) != expected[key]]
         if record.get("time_b", clocks[0]) != clocks[1]:
             differing.append("time_b")
+        if record.get("clock", {"A": "cpu", "B": "cpu"}) != {"A": clock, "B": clock}:
+            differing.append("clock")
         if not differing:  # then what the seed decides: who moves first, and the board drawn
             decided: dict[str, object] = {"first": first_mover(settings.seed, game)}
             if not settings.positions:

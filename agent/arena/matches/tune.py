@@ -16,6 +16,7 @@ from typing import Callable, Optional
 
 from agent.arena.matches.games import MatchSettings
 from agent.arena.matches.match import MatchResult, run_match
+from agent.arena.processes.referee_clock import COMPETITION_CLOCK, RefereeClock
 from agent.arena.stats.paired import PairedStats, paired_stats
 from agent.arena.stats.pairs import PairCollector
 from agent.arena.stats.sprt import MarginSprt, SprtResult
@@ -85,10 +86,12 @@ def gate(
     jobs: int = 1,
     cluster: Optional[str] = None,
     on_pair: Optional[Callable] = None,
+    clock: RefereeClock = COMPETITION_CLOCK,
 ) -> GateResult:
     """Play candidate (A) against base (B) on the paired boards of `settings` until the
     margin SPRT (H0: pair margin <= margin0 against H1: >= margin1) decides or the games
-    run out. on_pair(SprtResult) is called after every complete pair."""
+    run out, under the referee's `clock` rule. on_pair(SprtResult) is called after every
+    complete pair."""
     if not settings.paired:
         raise ValueError("a gate plays paired boards: MatchSettings(paired=True)")
     test = MarginSprt(margin0, margin1, alpha=alpha, beta=beta)
@@ -103,7 +106,16 @@ def gate(
             on_pair(result)
         return result.verdict is None
 
-    match = run_match(candidate, base, settings, jobs=jobs, cluster=cluster, on_record=finished)
+    match = run_match(
+        candidate,
+        base,
+        settings,
+        jobs=jobs,
+        cluster=cluster,
+        on_record=finished,
+        grace=clock.grace,
+        clock=clock.kind,
+    )
     undecided = last[0] is not None and last[0].verdict is None
     return GateResult(
         last[0], paired_stats(pairs.pairs), match, test.pairs_to_decide(pairs.pairs) if undecided else None

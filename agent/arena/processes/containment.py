@@ -8,8 +8,8 @@ Two ways, picked at run time (pick_containment):
   a child subreaper, so every process the move orphans becomes its child; it kills and
   reaps them all, and their rusage is its own.
 
-Either way a started move is a RunningMove: kill() from any thread, finish() in the one
-that started it."""
+Either way a started move is a RunningMove: kill() and probe() (what it uses while it
+runs, for the referee's clock) from any thread, finish() in the one that started it."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from typing import IO, Any, Optional, Union
 
 from agent.arena.processes.referee_tags import TAG, left_by_gone_referee, own_tag
 from agent.arena.processes.stop_signals import stop_signals_deferred
+from agent.arena.processes.usage import DemandMeter, TreeProbe, Usage
 
 CGROUP = "cgroup"
 SUBREAPER = "subreaper"
@@ -123,6 +124,10 @@ def cgroup_problem(parent: Optional[str]) -> Optional[str]:
 
 class RunningMove:
     def kill(self) -> None:
+        raise NotImplementedError
+
+    def probe(self):
+        """What looks at the move's use of the machine while it runs: its usage() -> Usage."""
         raise NotImplementedError
 
     def finish(self) -> MoveEnd:
@@ -224,6 +229,9 @@ class CgroupMove(RunningMove):
         except OSError:  # removed: the move is over
             pass
 
+    def probe(self) -> CgroupProbe:
+        return CgroupProbe(self.folder)
+
     def finish(self) -> MoveEnd:
         """How the move ended. A cgroup removed while the move ran (by another referee's
         sweep, which killed the move with it) loses the move, charged its own process's
@@ -265,9 +273,34 @@ class CgroupMove(RunningMove):
             os.close(events)
 
     def _cpu(self) -> float:
-        with open(os.path.join(self.folder, "cpu.stat")) as handle:
-            fields = dict(line.split() for line in handle)
-        return int(fields["usage_usec"]) / 1e6
+        return cgroup_cpu(self.folder)
+
+
+def cgroup_cpu(folder: str) -> float:
+    """CPU seconds of every process that has been in cgroup `folder`."""
+    with open(os.path.join(folder, "cpu.stat")) as handle:
+        fields = dict(line.split() for line in handle)
+    return int(fields["usage_usec"]) / 1e6
+
+
+class CgroupProbe:
+    """A move's use while it runs, from its cgroup: the CPU of all it ever held, the demand
+    of the threads it holds at each look (the last look's once the cgroup is gone)."""
+
+    def __init__(self, folder: str):
+        self.folder = folder
+        self.meter = DemandMeter()
+        self.last = Usage(0.0, 0.0)
+
+    def usage(self) -> Usage:
+        try:
+            cpu = cgroup_cpu(self.folder)
+            with open(os.path.join(self.folder, "cgroup.threads")) as handle:
+                threads = [int(word) for word in handle.read().split()]
+        except (OSError, ValueError, KeyError):  # the move is over, its cgroup removed
+            return self.last
+        self.last = Usage(cpu, self.meter.look(threads))
+        return self.last
 
 
 class SubreaperContainment:
@@ -312,8 +345,8 @@ class SubreaperContainment:
                 for descriptor in (report_read, report_write, orders_read, orders_write):
                     _close_quietly(descriptor)
                 raise
-            if first == "started":
-                return SubreaperMove(report_read, orders_write, rest)
+            if first.startswith("started "):
+                return SubreaperMove(report_read, orders_write, rest, int(first.split()[1]))
             os.close(report_read)
             os.close(orders_write)
             if first.startswith("failed: "):
@@ -358,7 +391,8 @@ class SubreaperContainment:
 
 
 class SubreaperMove(RunningMove):
-    def __init__(self, report: int, orders: int, report_so_far: bytes):
+    def __init__(self, report: int, orders: int, report_so_far: bytes, supervisor: int):
+        self.supervisor = supervisor  # the move's processes are below it, the dead reaped by it
         self._report = report
         self._orders: Optional[int] = orders
         self._report_so_far = report_so_far
@@ -371,6 +405,9 @@ class SubreaperMove(RunningMove):
                     os.write(self._orders, b"k")
                 except OSError:  # the supervisor is gone: the move is over
                     pass
+
+    def probe(self) -> TreeProbe:
+        return TreeProbe(self.supervisor, keeper=True)
 
     def finish(self) -> MoveEnd:
         try:

@@ -68,7 +68,7 @@ def end_tree(pid: int) -> None:
     left_alone: set = set()
     deadline = time.monotonic() + TREE_LIMIT
     while time.monotonic() < deadline:
-        living = [below for below in _below(pid) if below not in left_alone and _alive(below)]
+        living = [process for process in below(pid) if process not in left_alone and _alive(process)]
         if not living:
             break
         _kill_each(living, left_alone)
@@ -79,7 +79,7 @@ def end_tree(pid: int) -> None:
 TREE_LIMIT = 5.0  # seconds for end_tree's killed processes to die
 
 
-def _below(pid: int) -> list[int]:
+def below(pid: int) -> list[int]:
     """Every process below `pid`, at any depth."""
     found, level = [], [pid]
     while level:

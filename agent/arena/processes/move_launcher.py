@@ -5,8 +5,8 @@ group it moved to.
 Run once per runner as `python -I -S move_launcher.py SOCKET_FD`: a server that forks a
 supervisor for each request the referee sends on that socket (a JSON line: argv, cwd, env,
 uid, gid; uid -1 keeps ours) with three descriptors: the move's stderr, a pipe for the
-report and a pipe for orders. The supervisor writes "started" on the report pipe when it
-is about to start the command. A fork costs a millisecond where starting Python costs
+report and a pipe for orders. The supervisor writes "started PID" (its own) on the report
+pipe when it is about to start the command. A fork costs a millisecond where starting Python costs
 tens. The supervisor starts the command, in a session of its own, and when the command
 ends, or an order comes (any byte, or the referee gone), kills every process left, reaps
 them all and writes one more line to the report pipe: the command's exit code (negative: the
@@ -85,7 +85,7 @@ def supervise(libc, request: dict, stderr: int, report: int, orders: int) -> int
     for target, source in ((0, null), (1, null), (2, stderr)):
         os.dup2(source, target)
     command = request["argv"]
-    os.write(report, b"started\n")
+    os.write(report, f"started {os.getpid()}\n".encode())
     try:
         pid = spawn(command, request["uid"], request["gid"])
         exit_code = _wait_for_main(pid, orders, wake_read)

@@ -1,13 +1,16 @@
 """Run one move of a command agent as its own processes, in a fresh folder, and charge it
 the CPU time of every process it started: a containment (containment.py) holds them all,
 however they fork, orphan or leave their session, and kills them all when the move ends, so
-that games running in parallel threads never mix their clocks and no move outlives itself."""
+that games running in parallel threads never mix their clocks and no move outlives itself.
+While it runs, the referee's clock (agent.arena.processes.referee_clock) watches what it uses and
+stops it the moment its charge passes its clock, or when its watchdog finds it idle."""
 
 from __future__ import annotations
 
 import os
 import signal
 import threading
+import time
 import weakref
 from dataclasses import dataclass
 from typing import Optional
@@ -15,6 +18,7 @@ from typing import Optional
 from agent.arena.processes.containment import ContainmentFailed, RunningMove, Start, pick_containment
 from agent.arena.processes.leftovers import watch_this_process
 from agent.arena.processes.move_folders import SHARED_SIDE, FolderFailed, MatchFolders
+from agent.arena.processes.referee_clock import COMPETITION_CLOCK, RefereeClock
 from agent.arena.processes.side_users import SideUsers
 from agent.arena.processes.stop_signals import raise_lost_stop
 
@@ -35,16 +39,19 @@ class SetupFailed(Exception):
 @dataclass(frozen=True)
 class ProcessRun:
     cpu: float  # user + system seconds, of every process the move started
+    wall: float  # seconds from its start to its end
     exit_code: int  # negative: killed by that signal; 127/126: not found/cannot run
-    killed: bool  # by the runner, for running past its time + grace
     output: Optional[str]  # output.txt, None when absent or not a regular file
     stderr_tail: str  # its last non-empty stderr line, for the loss reason
     output_problem: str = "no output.txt"  # why output is None (when it is)
+    stopped: Optional[str] = None  # the fault it was stopped for (FAULT_TIME, FAULT_STALLED)
+    stop_reason: str = ""  # and what the referee's clock says of it
 
 
 class MoveRunner:
-    """Starts moves, kills any still running `grace` seconds (wall clock) after its remaining
-    time, and can stop every running move at once.
+    """Starts moves, stops each by the referee's `clock` (RefereeClock: when its charge
+    passes its time, or its watchdog finds it idle), and can stop every running move at
+    once.
 
     Each side (run's `side`, e.g. "A") has a private folder under one folder per runner (a
     match), in which each move gets a fresh folder. `isolate` (root only) runs each side as
@@ -52,10 +59,12 @@ class MoveRunner:
     files. `containment`: "cgroup", "subreaper", or None to pick what works here (the
     chosen one's name is self.containment.name). close() removes the match folder."""
 
-    def __init__(self, grace: float = 10.0, isolate: bool = False, containment: Optional[str] = None):
+    def __init__(
+        self, clock: RefereeClock = COMPETITION_CLOCK, isolate: bool = False, containment: Optional[str] = None
+    ):
         if isolate and os.geteuid() != 0:
             raise ValueError("isolating the sides runs each as a user of its own, which needs root")
-        self.grace = grace
+        self.clock = clock
         self.isolate = isolate
         self.containment = pick_containment(containment)
         self._users = SideUsers() if isolate else None
@@ -136,6 +145,7 @@ class MoveRunner:
             if self._stopped:
                 raise Stopped
             try:  # not under the lock: the moves of parallel games start at once
+                started = time.monotonic()
                 move = self.containment.start(Start(argv, folder.path, env, stderr_file, user))
             except ContainmentFailed as error:
                 raise SetupFailed(str(error)) from None
@@ -145,7 +155,8 @@ class MoveRunner:
             if stopped_meanwhile:
                 move.kill()
             try:
-                end, killed = self._finish(move, time_left + self.grace)
+                end, watch = self._finish(move, self.clock.watch(time_left, started))
+                wall = time.monotonic() - started
             except ContainmentFailed as error:
                 raise SetupFailed(str(error)) from None
             finally:
@@ -154,31 +165,42 @@ class MoveRunner:
             if self._stopped:
                 raise Stopped
             output, output_problem = (None, end.problem) if end.problem else folder.read_output()
+            stopped = watch.verdict if watch.verdict and end.exit_code == -signal.SIGKILL else None
             return ProcessRun(
                 cpu=end.cpu,
+                wall=wall,
                 exit_code=end.exit_code,
-                killed=killed,
                 output=output,
                 stderr_tail=_last_line(stderr_file),
                 output_problem=output_problem,
+                stopped=stopped,
+                stop_reason=watch.reason(self.clock.charge(end.cpu, wall)) if stopped else "",
             )
 
     @staticmethod
-    def _finish(move, wall_limit: float) -> tuple:
-        timer_fired = threading.Event()
+    def _finish(move, watch) -> tuple:
+        """(how the move ended, its watch): the watch looks at it from a thread of its own
+        while it runs, and kills it on a verdict."""
+        ended = threading.Event()
 
-        def kill_late_move():
-            timer_fired.set()
-            move.kill()
+        def look_until_ended() -> None:
+            probe = move.probe()
+            wait = 0.0
+            while not ended.wait(wait):
+                usage, now = probe.usage(), time.monotonic()
+                if watch.observe(usage, now):
+                    move.kill()
+                    return
+                wait = watch.next_look(usage, now)
 
-        timer = threading.Timer(wall_limit, kill_late_move)
-        timer.daemon = True
-        timer.start()
+        looker = threading.Thread(target=look_until_ended, daemon=True)
+        looker.start()
         try:
             end = move.finish()
         finally:
-            timer.cancel()
-        return end, timer_fired.is_set() and end.exit_code == -signal.SIGKILL
+            ended.set()
+        looker.join()
+        return end, watch
 
 
 def _last_line(stderr_file) -> str:

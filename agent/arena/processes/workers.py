@@ -10,8 +10,9 @@ SIGTERM, repeated, then SIGKILL after a grace. A worker ends every process its t
 started when the task ends, wherever they went (descendants.py); a worker killed has
 them killed first. A worker that ends before its task's result came has died: its task
 is run again once on a fresh worker, and when that one dies too, the task is lost, with
-how its process ended. A worker silent for longer than its task allows (a player stuck
-in one long C call, its timer signals blocked) is stopped, and its task lost at once."""
+how its process ended. A worker whose task is watched (a game's move, by the referee's
+clock) is stopped on the watch's verdict, and its task lost at once: a player stuck in one
+long C call, its timer signals blocked, or the process stopped."""
 
 from __future__ import annotations
 
@@ -35,13 +36,14 @@ from agent.arena.processes.stop_signals import (
     raise_lost_stop,
     signals_held,
 )
+from agent.arena.processes.usage import TreeProbe, Usage
 
 # Seconds a worker has to end its task after SIGTERM before it is killed, and how often
 # the SIGTERM is sent again meanwhile (one may come before its handler is set).
 STOP_GRACE = 10.0
 SIGTERM_REPEAT = 0.5
-POLL = 0.2  # seconds between looks for a lost stop signal or a silent worker while tasks run
-SILENT_STOP_GRACE = 2.0  # seconds a worker stopped for its silence has to end before it is killed
+POLL = 0.2  # seconds between looks for a lost stop signal or a watched worker's verdict while tasks run
+WATCHED_STOP_GRACE = 2.0  # seconds a worker stopped on a watch's verdict has to end before it is killed
 
 
 def process_context(*, spawn: bool = False):
@@ -62,7 +64,8 @@ class WorkerEnd:
     """How a task's worker ended before the task did."""
 
     how: str  # as ended_how says it: "exit code 3", "killed by signal 9"
-    silent: Optional[float] = None  # when its parent stopped it for its silence: the wall seconds it was silent
+    verdict: Optional[str] = None  # when its parent stopped it on its watch's verdict: the fault
+    reason: str = ""  # and what the watch says of it
 
 
 def begin_page_worker(server: int, niceness: int = 0) -> None:
@@ -97,10 +100,9 @@ class Worker:
     """An arena worker process, and what it has told of the task it runs: notes on the
     way, then the task's result."""
 
-    def __init__(self, context, serve: Callable, at_exit: Optional[Callable]):
+    def __init__(self, context, serve: Callable, at_exit: Optional[Callable], watching: Optional[Callable] = None):
         self.task: Optional[tuple[int, Any]] = None  # (number in the run, task)
         self.notes: list = []  # what the task told so far
-        self.heard = 0.0  # when it last sent word of its task (time.monotonic)
         self.done = False
         self.result: Any = None
         self.results, results = context.Pipe(duplex=False)
@@ -110,10 +112,10 @@ class Worker:
             self.process.start()
         tasks.close()
         results.close()
+        self.watch = TaskWatch(self.process.pid, watching) if watching else None
 
     def hand(self, task: tuple[int, Any]) -> None:
         self.task, self.notes, self.done, self.result = task, [], False, None
-        self.heard = time.monotonic()
         try:
             self.tasks.send(task[1])
         except OSError:  # it died while idle: seen as a death in this task
@@ -134,9 +136,14 @@ class Worker:
                     self.done, self.result = True, value
                 else:
                     self.notes.append(value)
-                    self.heard = time.monotonic()
         except (EOFError, OSError):
             pass  # the process has ended: its sentinel says so
+
+    def verdict(self) -> Optional[str]:
+        """The fault its task's watch finds, looking now; None while it may go on."""
+        if self.watch is None or self.task is None or self.done or self.process.exitcode is not None:
+            return None
+        return self.watch.verdict(self.task[1], self.notes)
 
     def died(self) -> bool:
         """Whether it ended before its task's result came. What it sent between the last
@@ -158,6 +165,32 @@ class Worker:
         self.process.join()
 
 
+class TaskWatch:
+    """A process that runs watched tasks, looked at from outside (its own CPU, the demand of
+    its whole tree): a new MoveWatch from watching(task, notes) whenever a note has come (a
+    new move), held to what the process has used since."""
+
+    def __init__(self, pid: int, watching: Callable):
+        self.probe = TreeProbe(pid, own_cpu=True)
+        self.watching = watching
+        self.watch: Any = None  # the MoveWatch of what the task does now; None: nothing to watch
+        self.notes_seen = -1  # how many notes had come when it was made
+        self.since = Usage(0.0, 0.0)  # and what the process had used by then
+
+    def verdict(self, task: Any, notes: list) -> Optional[str]:
+        """The watch's verdict, looking now; None while the task may go on."""
+        if len(notes) != self.notes_seen:
+            self.watch, self.notes_seen = self.watching(task, notes), len(notes)
+            self.since = self.probe.usage()
+        if self.watch is None:
+            return None
+        usage = self.probe.usage()
+        return self.watch.observe(Usage(usage.cpu - self.since.cpu, usage.demand - self.since.demand), time.monotonic())
+
+    def reason(self) -> str:
+        return self.watch.reason() if self.watch is not None else ""
+
+
 def run_tasks(
     tasks: Iterable,
     jobs: int,
@@ -165,7 +198,7 @@ def run_tasks(
     finished: Callable,
     lost: Callable,
     at_exit: Optional[Callable] = None,
-    patience: Optional[Callable] = None,
+    watching: Optional[Callable] = None,
 ) -> None:
     """Run `tasks`, each in a worker process, `jobs` at a time. A worker starts when a
     task is there for it, so there are never more workers than tasks. In a worker,
@@ -173,9 +206,11 @@ def run_tasks(
     task. Each result goes to finished(task, result) as it comes, which returns False to
     stop the run. A task whose worker dies is run again once, on a fresh worker; when that
     one dies too, finished(task, lost(task, end, notes)): end (a WorkerEnd) says how its
-    process ended, notes are what the task told there. patience(task, notes), when given,
-    says how many wall seconds the task may now go without a note (None: no limit); a
-    worker silent for longer is stopped and its task lost at once, end.silent set. An
+    process ended, notes are what the task told there. watching(task, notes), when given,
+    makes the MoveWatch (agent.arena.processes.referee_clock) of what the task does from its last
+    note (None: nothing to watch), which looks at the worker's own CPU and the demand of
+    its whole tree; on its verdict the worker is stopped and its task lost at once,
+    end.verdict and end.reason set. An
     exception the task raised is raised here. at_exit(), when given, runs in each worker
     as it exits. serve and at_exit go to each worker as it starts (pickled only where
     processes are spawned, not forked), each task through a pipe: tasks must be picklable."""
@@ -196,7 +231,7 @@ def run_tasks(
                 if idle:
                     worker = idle.pop()
                 else:
-                    worker = Worker(context, serve, at_exit)
+                    worker = Worker(context, serve, at_exit, watching)
                     workers.append(worker)
                 worker.hand(task)
             busy = [worker for worker in workers if worker.task is not None]
@@ -209,18 +244,20 @@ def run_tasks(
                 worker.read()
                 handed = worker.task
                 number, task = handed
-                silent = _silence_past_patience(worker, patience)
-                if silent is not None:
-                    stop_processes([worker.process], SILENT_STOP_GRACE)
-                if silent is not None or worker.died():
+                verdict = worker.verdict()
+                if verdict is not None:
+                    stop_processes([worker.process], WATCHED_STOP_GRACE)
+                if verdict is not None or worker.died():
                     workers.remove(worker)
                     worker.close()
                     remove_leftovers(worker.process.pid)  # what the task left: moves, folders
-                    if silent is None and number not in lost_once:
+                    if verdict is None and number not in lost_once:
                         lost_once.add(number)
                         again.append(handed)
                         continue
-                    result = lost(task, WorkerEnd(ended_how(worker.process.exitcode), silent), worker.notes)
+                    how = ended_how(worker.process.exitcode)
+                    reason = worker.watch.reason() if worker.watch is not None else ""
+                    result = lost(task, WorkerEnd(how, verdict, reason), worker.notes)
                 elif worker.done:
                     result, worker.task = worker.result, None
                 else:
@@ -234,15 +271,6 @@ def run_tasks(
             remove_leftovers(process.pid)
         for worker in workers:
             worker.close()
-
-
-def _silence_past_patience(worker: Worker, patience: Optional[Callable]) -> Optional[float]:
-    """The wall seconds `worker` has been silent when that is longer than its task may be."""
-    if patience is None or worker.task is None or worker.done or worker.process.exitcode is not None:
-        return None
-    limit = patience(worker.task[1], worker.notes)
-    silent = time.monotonic() - worker.heard
-    return silent if limit is not None and silent > limit else None
 
 
 def _serve(tasks, results, parent: int, serve: Callable, at_exit: Optional[Callable]) -> None:

@@ -17,6 +17,7 @@ from agent.cli_support import open_regular_file, plural, printable, without_bom
 from agent.rules import DIGITS, EMPTY, MAX_SIZE, fruit_count, is_empty, is_settled, legal_cell, play
 
 SIDES = ("A", "B")
+FAULTS = ("time", "invalid", "stalled")  # agent.arena.turns.FAULTS, as a record names them
 NUMBER = (int, float)
 # Longest line read: a 26x26 game's record is well under 1 MB even with commands as long as
 # a shell takes (676 moves with their CPU, depth and value take about 70 kB). A file of one
@@ -29,7 +30,6 @@ MATCH_FIELDS = tuple(
     "format date game seed size types time agents versions first board moves scores clocks winner reason fault".split()
 )
 OPTIONAL_MATCH_FIELDS = ("time_b", "pair", "position", "clock", "hints")
-FAULTS = ("time", "invalid")
 # A record gives CPU seconds to 6 places (referee.GameRecord.to_dict): each figure is within
 # half of this of the time charged.
 CPU_ROUNDING = 1e-6
@@ -186,7 +186,7 @@ def check_record(record: dict) -> None:
     if record.get("winner", "") not in (None, *SIDES):
         raise ValueError("the record names no winner A or B (or null for a draw)")
     if record.get("fault") not in (None, *FAULTS):
-        raise ValueError("the record's 'fault' is not 'time', 'invalid' or null")
+        raise ValueError("the record's 'fault' is not 'time', 'invalid', 'stalled' or null")
     for key in ("pair", "position"):
         if key in record and not _field(record, key, int, "a whole number") >= 1:
             raise ValueError(f"the record's {key!r} is not a number from 1")
@@ -268,7 +268,7 @@ def _check_fault(grid: tuple, move: dict, owner: str) -> None:
     """A move that lost the game says how, scored nothing, and if it lost by an invalid
     answer, named no legal move (a fault written over a move that was played)."""
     if move["fault"] not in FAULTS:
-        raise ValueError(f"{owner}'s 'fault' is not 'time' or 'invalid'")
+        raise ValueError(f"{owner}'s 'fault' is not 'time', 'invalid' or 'stalled'")
     _field(move, "reason", str, "text", owner)
     if move.get("points", 0) != 0:
         raise ValueError(f"{owner} lost the game, yet it has points")
@@ -367,14 +367,15 @@ def shown_agents(agents: dict) -> dict:
 
 
 def is_wall_clock(record: dict, side: str) -> bool:
-    """Whether a side's recorded seconds are a person's thinking time (its record's "clock"
-    says "wall", as `play --out` and the page's saved games do), not CPU."""
+    """Whether a side's recorded seconds are wall time, a person's thinking or a match on
+    the wall clock (its record's "clock" says "wall", as `play --out`, the page's saved
+    games and `match --clock wall` write), not CPU."""
     kinds = record.get("clock")
     return isinstance(kinds, dict) and kinds.get(side) == "wall"
 
 
 def time_measured(record: dict, side: str) -> str:
-    """What a side's recorded seconds are: `CPU`, or `wall time` for a person."""
+    """What a side's recorded seconds are: `CPU`, or `wall time`."""
     return "wall time" if is_wall_clock(record, side) else "CPU"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from agent.arena.records.reading import starting_clocks
+from agent.arena.records.reading import is_wall_clock, starting_clocks
 from agent.cli_support import plural, printable
 
 Z_95 = 1.959964
@@ -54,8 +54,11 @@ class AgentSummary:
     time_losses: int
     invalid_moves: int  # games lost on a missing, garbled or illegal answer
     moves: int
-    mean_cpu: float  # per move
+    mean_cpu: float  # per move (wall seconds when `wall`)
     max_cpu: float
+    stalls: int = 0  # games lost for a move the watchdog stopped
+    wall: bool = False  # its clock charged wall time (`--clock wall`)
+    most_of_clock: float = 0.0  # the largest part of the clock it had that one move was charged
 
     @property
     def score_rate(self) -> float:
@@ -79,10 +82,26 @@ def summarise(records, side: str) -> AgentSummary:
         mean_margin=(sum(r["scores"][side] - r["scores"][other] for r in records) / len(records) if records else 0.0),
         time_losses=sum(record["fault"] == "time" for record in lost),
         invalid_moves=sum(record["fault"] == "invalid" for record in lost),
+        stalls=sum(record["fault"] == "stalled" for record in lost),
+        wall=any(is_wall_clock(record, side) for record in records),
+        most_of_clock=max((share for record in records for share in clock_shares(record, side)), default=0.0),
         moves=len(cpu),
         mean_cpu=sum(cpu) / len(cpu) if cpu else 0.0,
         max_cpu=max(cpu, default=0.0),
     )
+
+
+def clock_shares(record: dict, side: str) -> list:
+    """What part of the clock it had each of `side`'s moves in `record` was charged (1 or
+    more: it ran out)."""
+    left = starting_clocks(record)
+    shares = []
+    for move in record["moves"]:
+        mover = move["player"]
+        if mover == side:
+            shares.append(move["cpu"] / left[mover] if left[mover] > 0 else float("inf"))
+        left[mover] -= move["cpu"]
+    return shares
 
 
 def _label(records, side: str) -> str:
@@ -95,16 +114,28 @@ def _label(records, side: str) -> str:
     return label
 
 
-ROW_NAMES = ("W-L-D", "score [95%]", "Elo [95%]", "mean margin", "lost on time", "invalid answers", "CPU a move")
+ROW_NAMES = (
+    "W-L-D",
+    "score [95%]",
+    "Elo [95%]",
+    "mean margin",
+    "lost on time",
+    "stalled (watchdog)",
+    "invalid answers",
+    "max clock share",
+    "CPU a move",
+)
 
 
 def report_table(records, width: int = 80) -> str:
     """The per-agent table, laid out in `width` columns: a column for A and one for B, a
-    row for each figure."""
+    row for each figure; a match on the wall clock (`--clock wall`) says so in its last."""
     from agent.arena.terminal.tables import new_table, render
 
-    table = new_table("", *(f"{side}: {summarise(records, side).label}" for side in ("A", "B")))
-    for name, *cells in zip(ROW_NAMES, *(_column(summarise(records, side)) for side in ("A", "B"))):
+    summaries = [summarise(records, side) for side in ("A", "B")]
+    table = new_table("", *(f"{side}: {s.label}" for side, s in zip("AB", summaries)))
+    names = ROW_NAMES[:-1] + (("wall time a move",) if any(s.wall for s in summaries) else ROW_NAMES[-1:])
+    for name, *cells in zip(names, *(_column(s) for s in summaries)):
         table.add_row(name, *cells)
     return render(table, width)
 
@@ -120,12 +151,14 @@ def _column(s: AgentSummary) -> tuple:
         ),
         f"{s.mean_margin:+.1f}",
         str(s.time_losses),
+        str(s.stalls),
         str(s.invalid_moves),
+        f"{s.most_of_clock:.0%}" if s.most_of_clock < 1 else "all",
         f"{s.mean_cpu:.3f} s (max {s.max_cpu:.3f} s)",
     )
 
 
-FAULT_WORDS = {"time": "on time", "invalid": "on invalid answers"}
+FAULT_WORDS = {"time": "on time", "invalid": "on invalid answers", "stalled": "stalled (stopped by the watchdog)"}
 
 
 def forfeit_lines(records, width: int = 80) -> list:
