@@ -1,10 +1,13 @@
-"""Builds the Cython core (ext/) into agent._core; everything else is in pyproject.toml."""
+"""Builds the Cython core (ext/) into agent._core, and the quick move (ext/quick_move.c)
+into an executable beside the move's modules; everything else is in pyproject.toml."""
 
+import os
 import platform
 from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 EXT = Path(__file__).resolve().parent / "ext"
 
@@ -24,6 +27,27 @@ def core_is_stale() -> bool:
     return max(unit.stat().st_mtime for unit in units) > generated.stat().st_mtime
 
 
+class BuildCoreAndQuickMove(build_ext):
+    """The core, then the quick move: a program of its own, the front of the lean launch
+    line, that answers a move too short of time for Python to start (agent/move/launch.py).
+    Linked statically where the C library allows (its start is then cheaper); where it
+    cannot be built, the launch line starts Python for every move."""
+
+    def run(self):
+        super().run()
+        folder = os.path.join("agent", "move")
+        if not self.inplace:
+            folder = os.path.join(self.build_lib, folder)
+        objects = self.compiler.compile(["ext/quick_move.c"], output_dir=self.build_temp, extra_postargs=["-O2"])
+        for linking in (["-static"], []):
+            try:
+                self.compiler.link_executable(objects, "quick_move", output_dir=folder, extra_postargs=linking)
+                return
+            except Exception as error:  # noqa: BLE001 - no static C library: linked the usual way
+                failure = error
+        self.warn(f"the quick move was not built ({failure}): every move will start Python")
+
+
 core = Extension(
     "agent._core",
     sources=["ext/_core.pyx"],
@@ -31,6 +55,7 @@ core = Extension(
 )
 
 setup(
+    cmdclass={"build_ext": BuildCoreAndQuickMove},
     ext_modules=cythonize(
         [core],
         language_level=3,

@@ -2,9 +2,10 @@
 
     python3 .ci/check_dist.py SDIST WHEEL WHEEL_FROM_SDIST
 
-- the wheel holds the compiled core, every file of the browser page, the bench's positions,
-  every module of the source tree, the typing files (PEP 561 markers and the core's stub),
-  and nothing else: no tests, no Cython or C sources, no bytecode, no build leftovers;
+- the wheel holds the compiled core, the quick move (an executable), every file of the
+  browser page, the bench's positions, every module of the source tree, the typing files
+  (PEP 561 markers and the core's stub), and nothing else: no tests, no Cython or C
+  sources, no bytecode, no build leftovers;
 - the sdist holds what a build needs (every unit of the core and its declarations, the
   build files, the page, the positions, the typing files) and nothing built;
 - a wheel built from the sdist has the same file list as one built from the tree.
@@ -27,6 +28,7 @@ PACKAGE_DATA = ("agent/web/static/*", "agent/bench/positions.json")
 # Named, not globbed from the tree: a marker deleted from the tree must fail the check too.
 TYPING_FILES = {"agent/py.typed", "nim_games/py.typed", "agent/_core.pyi"}
 NEVER_SHIPPED = ("*/__pycache__/*", "*.pyc", "*.c", "*.pyx", "*.pxd", "*.egg-info/*")
+QUICK_MOVE = "agent/move/quick_move"  # built by setup.py from ext/quick_move.c
 
 
 def tracked(*patterns: str) -> set:
@@ -43,9 +45,9 @@ def tracked(*patterns: str) -> set:
 
 def wheel_problems(names: set) -> list:
     problems = []
-    cores = fnmatch.filter(names, "agent/_core.*.so")
-    if len(cores) != 1:
-        problems.append(f"the compiled core agent/_core.*.so: expected one, found {cores or 'none'}")
+    cores = fnmatch.filter(names, "agent/_core.*.so") + [name for name in names if name == QUICK_MOVE]
+    if len(cores) != 2:
+        problems.append(f"the compiled core agent/_core.*.so and {QUICK_MOVE}: found {cores or 'neither'}")
     expected = tracked(*PACKAGE_DATA) | tracked(*(f"{package}/*.py" for package in PACKAGES))
     expected |= TYPING_FILES
     problems += [f"missing from the wheel: {name}" for name in sorted(expected - names)]
@@ -64,7 +66,7 @@ def sdist_problems(names: set) -> list:
     needed = tracked("ext/*", *PACKAGE_DATA, *(f"{package}/*.py" for package in PACKAGES))
     needed |= {"setup.py", "pyproject.toml", "README.md", "MANIFEST.in"} | TYPING_FILES
     problems = [f"missing from the sdist: {name}" for name in sorted(needed - names)]
-    built = ("*.so", "*.c", "*.pyc", "build/*", "dist/*")
+    built = ("*.so", "ext/_core.c", QUICK_MOVE, "*.pyc", "build/*", "dist/*")
     problems += [f"not for an sdist: {name}" for name in sorted(names) if any(fnmatch.fnmatch(name, p) for p in built)]
     return problems
 
@@ -78,6 +80,16 @@ def sdist_names(path: str) -> set:
 def wheel_names(path: str) -> set:
     with zipfile.ZipFile(path) as wheel:
         return {name for name in wheel.namelist() if not name.endswith("/")}
+
+
+def quick_move_runs(path: str) -> bool:
+    """Whether the wheel's quick move is marked executable (installers keep the mark)."""
+    with zipfile.ZipFile(path) as wheel:
+        try:
+            mode = wheel.getinfo(QUICK_MOVE).external_attr >> 16
+        except KeyError:
+            return False
+    return bool(mode & 0o111)
 
 
 def summary(names: set) -> str:
@@ -94,6 +106,9 @@ def main(argv: list) -> int:
     problems = wheel_problems(from_tree) + sdist_problems(sdist_names(sdist))
     problems += [f"only in the wheel built from the sdist: {name}" for name in sorted(from_sdist - from_tree)]
     problems += [f"only in the wheel built from the tree: {name}" for name in sorted(from_tree - from_sdist)]
+    problems += [
+        f"{QUICK_MOVE} is not executable in {path}" for path in (wheel, wheel_from_sdist) if not quick_move_runs(path)
+    ]
     for problem in problems:
         print(f"check_dist: {problem}", file=sys.stderr)
     if problems:

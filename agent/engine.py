@@ -94,7 +94,7 @@ def search(
     end = now + limit.cpu if limit.cpu is not None else math.inf
     return run_search(
         board,
-        lambda root_moves, speed, reduction: TimeManager.until(now, end, root_moves, speed, reduction),
+        lambda root_moves, speed, reduction: TimeManager.until(now, end, root_moves, speed, reduction, board.size),
         opponent=opponent,
         evaluation=evaluation,
         core_options=core_options,

@@ -94,11 +94,11 @@ class SearchPlayer:
             from agent.move.timing import TimeManager
 
             now = time.process_time()
-            solve_groups = mergeable_groups(board.core())
+            mergeable = mergeable_groups(board.core())
             result = run_search(
                 board,
                 lambda root_moves, speed, reduction: TimeManager.in_process(
-                    clock_left, root_moves, now, speed, reduction, solve_groups
+                    clock_left, root_moves, now, speed, reduction, mergeable, board.size
                 ),
                 opponent=self.opponent,
                 evaluation=self.evaluation,

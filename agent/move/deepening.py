@@ -1,5 +1,6 @@
-"""Iterative deepening over the core's one-depth search: aspiration windows, the time
-policy's stop decisions, and always a best move in hand (a one-ply search comes first)."""
+"""Iterative deepening over the core's one-depth search: aspiration windows, and always a
+best move in hand (a one-ply search comes first). It runs the iterations the time policy
+(timing.TimeManager) tells it to: when to stop, and when to search to the end."""
 
 import time
 
@@ -16,6 +17,7 @@ from agent._core import (
 from agent.move import timing
 
 ASPIRATION = 50  # first half-width of the window; margins are sums of squares
+ASPIRATION_GROWTH = 4  # the half-width after each fail: a few fails reach any margin of a 26x26 game
 
 # Late move reduction, on large boards only. There a full-width search reaches depth 4 in
 # about a second at the start (26x26 p9, ~530 groups) and the reduced one depth 6.
@@ -110,7 +112,8 @@ def think(
                 result = _search_once(searcher, target, manager.deadline, cap, counts)
                 if result is not None and (result.completed or clock() >= manager.deadline):
                     depth = target
-                else:  # its node cap stopped it: deepen with the time left, the table kept
+                else:  # its node cap stopped it: deepen with a move's share, the table kept
+                    manager.solve_cut()
                     result = None
                     start = clock()
         if result is None:
@@ -149,33 +152,18 @@ def one_search(
 ) -> "tuple[int, int] | None":
     """(depth, node cap; 0: none) of one search in the full window that stands for the
     deepening after its first ply, or None when the deepening is the better way. One
-    search to the end where the depth limit reaches it, or where it is predicted to fit
-    (solve_cap); one at a depth limit that comes alone, with no late-move reductions: its
-    value is that depth's either way, and the shallower iterations only cost (11-30% more
-    CPU measured on 10x10 to 26x26 boards). Reductions depend on the move order the
-    shallower iterations leave, and a clock or a node limit on having them done."""
-    if max_depth is not None and max_depth < board.fruit:
+    search to the end where the depth limit reaches it, or where the time policy says so
+    (TimeManager.solve_cap); one at a depth limit that comes alone, with no late-move
+    reductions: its value is that depth's either way, and the shallower iterations only
+    cost (11-30% more CPU measured on 10x10 to 26x26 boards). Reductions depend on the move
+    order the shallower iterations leave, and a clock or a node limit on having them done."""
+    if max_depth is not None:
+        if max_depth >= board.fruit:
+            return board.fruit, max_nodes or 0
         alone = not max_nodes and manager.deadline >= timing.LONGEST_CLOCK
         return (max_depth, 0) if alone and not options.get("reduction") else None
-    cap = solve_cap(board, max_depth, max_nodes, manager.solve_nodes(now))
+    cap = manager.solve_cap(mergeable_groups(board), now, max_nodes)
     return None if cap is None else (board.fruit, cap)
-
-
-def solve_cap(
-    board, max_depth: "int | None" = None, max_nodes: "int | None" = None, clock_nodes: float = 0.0
-) -> "int | None":
-    """The node cap of a search of `board` to its end (0: none), or None when the deepening
-    is the better way: a depth limit short of the end, or a solve predicted to cost more
-    than half the node limit (without one, half of `clock_nodes`, the nodes the clock
-    leaves; 0 for no clock)."""
-    if max_depth is not None:
-        return (max_nodes or 0) if max_depth >= board.fruit else None
-    affordable = (max_nodes or clock_nodes) * timing.SOLVE_SHARE
-    if affordable < 1:
-        return None
-    if timing.predicted_solve_nodes(mergeable_groups(board)) > affordable:
-        return None
-    return int(affordable)
 
 
 def mergeable_groups(board) -> int:
@@ -271,10 +259,10 @@ def _aspiration_search(searcher, depth, guess, deadline) -> WindowResult:
         hits += result.tt_hits
         value = result.value
         if result.completed and value <= alpha and alpha > -INFINITE_VALUE:
-            width *= 4
+            width *= ASPIRATION_GROWTH
             alpha = max(value - width, -INFINITE_VALUE)
         elif result.completed and value >= beta and beta < INFINITE_VALUE:
-            width *= 4
+            width *= ASPIRATION_GROWTH
             beta = min(value + width, INFINITE_VALUE)
         else:
             return WindowResult(result, value > alpha, nodes, probes, hits)

@@ -4,13 +4,19 @@ A competition charges each move's start-up to the clock, and a plain `python -m 
 pays for `site` (every .pth file of the environment) and runpy. With -S and the package's
 folder on PYTHONPATH the move path imports only the standard library and agent itself:
 it needs nothing from site-packages. Printing this command, calibrating and starting a
-match also write the package's bytecode, so that no move compiles a module."""
+match also write the package's bytecode, so that no move compiles a module.
+
+In front of Python stands the quick move (ext/quick_move.c, built beside this file): a
+move with less than timing.QUICK_ANSWER_BELOW seconds left, too little for Python to
+start, is answered there in about a millisecond; it hands every other move to Python."""
 
 from __future__ import annotations
 
 import os
 import shlex
 import sys
+
+from agent.move.timing import QUICK_ANSWER_BELOW
 
 # `-c` puts the current folder first on the import path: an agent.py (or agent/ package)
 # in the folder the referee runs the move in would be imported instead of this package.
@@ -42,8 +48,21 @@ def compile_bytecode(folder: str | None = None) -> None:
         compileall.compile_dir(path, quiet=2)
 
 
+QUICK_MOVE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "quick_move")
+
+
+def python_command() -> list:
+    """The Python that plays a move, without `site`: the words before its code."""
+    return [sys.executable, "-S"]
+
+
 def move_command() -> list:
-    return [sys.executable, "-S", "-c", MOVE_CODE]
+    """The move's command line: the quick move in front of Python, where it was built (it
+    answers the competition's call alone, the line with no option added: see its source)."""
+    python = [*python_command(), "-c", MOVE_CODE]
+    if os.access(QUICK_MOVE, os.X_OK):
+        return [QUICK_MOVE, f"{QUICK_ANSWER_BELOW:g}", *python]
+    return python
 
 
 def move_environment() -> dict:

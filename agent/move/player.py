@@ -35,12 +35,18 @@ def choose_move(
     board = Board(game.grid)
     options = search_options(board.n, greedy_opponent)
     root_moves, speed, reduction = board.group_count(), calibration.nodes_per_second, options.get("reduction", 0)
+    mergeable = mergeable_groups(board)
     if depth is None:
         manager = timing.TimeManager.for_move_process(
-            game.time_left, root_moves, calibration.startup, clock(), speed, reduction, mergeable_groups(board)
+            game.time_left, root_moves, calibration.startup, clock(), speed, reduction, mergeable, board.n
         )
     else:
-        manager = timing.TimeManager.until(clock(), float("inf"), root_moves, speed, reduction)
+        manager = timing.TimeManager.until(clock(), float("inf"), root_moves, speed, reduction, board.n)
+    if verbose:
+        print(
+            f"{game.time_left:g} s left, {root_moves} groups ({mergeable} may merge): {manager.budget}",
+            file=sys.stderr,
+        )
     decision = think(
         board,
         manager,
@@ -59,11 +65,8 @@ def choose_move(
         )
         if greedy_opponent:
             outcome += " against a greedy opponent"
-        print(
-            f"{manager.budget}; chose {move_name(decision.move)} ({points} points), {outcome}, "
-            f"CPU {clock():.3f} s, TT hit rate {decision.tt_hit_rate:.1%}",
-            file=sys.stderr,
-        )
+        print(f"chose {move_name(decision.move)} ({points} points), {outcome}", file=sys.stderr)
+        print(f"CPU {clock():.3f} s, TT hit rate {decision.tt_hit_rate:.1%}", file=sys.stderr)
     return Choice(move_name(decision.move), next_board.rows())
 
 

@@ -1,92 +1,145 @@
-"""Time policy: how much of the remaining CPU clock one move may spend.
+"""Time policy: every decision about a move's CPU clock, in one place (as Ethereal's
+timeman.c): how much a move may spend, when the deepening stops, and when the position is
+searched to its end. The deepening (deepening.py) runs the iterations it is told to.
 
 The agent is a fresh process per move and every CPU second it burns, start-up included, is
 charged. All times here are process CPU seconds counted from process start (the clock the
 search polls), so "maximum = 0.8" means "stop the search when this process has used 0.8 s".
 
-The policy, in the manner of Ethereal's time manager:
-- plan(): reserve the start-up and exit cost of every own move that may still come plus a
-  safety margin, spread the rest over the expected own moves (at most HORIZON of them, so early,
-  decisive moves get more), and cap the move at MAX_STRETCH times its share and at
-  MAX_FRACTION of all that is spendable (the estimate of moves left can be wrong);
+The policy:
+- plan(): keep back the start-up and exit of every own move that may still come, at the
+  rate this move's own start-up cost (read at entry: a loaded machine shows there), plus a
+  floor below which the quick move answers (launch.py) and a safety margin; keep back the
+  endgame, what the searches to the end will cost once the position is small enough; and
+  spread the rest over the own moves until then (at most HORIZON of them), capped at
+  MAX_STRETCH times a move's share and MAX_FRACTION of all that is spendable. The moves after
+  the first search to the end need little: each searches a smaller position to its end.
+- the endgame: a search to the end is predicted from the groups that may still merge
+  (predicted_solve_nodes). It begins when the endgame's searches to the end are predicted
+  to fit in SOLVE_REACH of what can be spent: that move's search may take twice its
+  prediction. Until then what the endgame from ENDGAME_GROUPS needs is kept (at most
+  ENDGAME_SHARE of what can be spent), and the rest shared over the moves until the
+  position is small enough for it. A move also searches to the end whenever that is
+  predicted to take SOLVE_SHARE of the nodes its maximum leaves (TimeManager.solve_cap).
 - keep_searching(): after each iteration, stop early when the best move has been stable,
-  stretch when it keeps changing, and never start an iteration predicted to overrun;
-- the endgame: ENDGAME_RESERVE is kept back until a search to the end is predicted to fit
-  in SOLVE_REACH of what can be spent; that move then spends what the search needs.
+  stretch when it keeps changing, and never start an iteration predicted to overrun.
 """
 
 INFINITY = float("inf")  # not math.inf: a move loads no module it can do without
+LONGEST_CLOCK = 1e6  # s planned with at most (a clock of 1e303 s overflowed the planning)
 
-SAFETY_FLOOR = 0.02  # s never planned on: clock granularity, scheduler noise
-SAFETY_FRACTION = 0.03  # of the remaining time, never planned on
-EXIT_COST = 0.015  # s to write output.txt and leave after the search stops (measured <1 ms; margin for a slow disk)
-MIN_THINK = 0.005  # s: below this share a move answers at once
-HORIZON = 40  # own moves the spendable time is spread over, at most
+# --- What every move costs besides its search -------------------------------------------
+# Below this much clock the quick move (ext/quick_move.c, in front of the lean launch line)
+# answers with a largest group in ~1 ms of CPU: a Python move costs 19-25 ms of CPU at its
+# least (python -S alone 11 ms; measured on a quiet AMD EPYC host and beside five CPU
+# burners in sessions of their own), and under heavier load the cost was seen up to 60 ms.
+# The plan keeps it in the clock, so that the moves before the last few are Python's.
+QUICK_ANSWER_BELOW = 0.08
+EXIT_COST = 0.01  # s to write output.txt and leave after the search stops (measured 1-5 ms; margin for a slow disk)
+SAFETY_FRACTION = 0.01  # of the remaining time, never planned on: a start-up dearer than this one's
+MIN_THINK = 0.005  # s: below this to spend a move answers at once (the one-ply search)
+
+# --- Spreading the clock over the moves -------------------------------------------------
+# Own moves to come for each group on the board, in the middle game (measured in self-play:
+# 0.32 on 12x12 p4 at 10 s, 0.45 on 26x26 p9 at 60 s, where most groups are lone fruit);
+# the lower spends the clock a little sooner. Late in a game every group is a move: the
+# start-up reserve counts half of them (most_own_moves).
+OWN_MOVES_PER_GROUP = 0.35
+HORIZON = 40  # own moves the spendable time is spread over, at most: early, decisive moves get more
 MAX_STRETCH = 4.0  # a move may use this many times its share when unstable
 MAX_FRACTION = 0.5  # and never more than this part of the spendable time
+
+# --- The stop rules (keep_searching) ----------------------------------------------------
+UNSTABLE_STRETCH = 1.5  # the share, when the last iteration changed the best move
+STABLE_ITERATIONS = 3  # iterations in a row with the same best move: it is settled
+STABLE_CUT = 0.7  # the share, once settled
 DEFAULT_GROWTH = 10.0  # next iteration / last, before two are measured
 FIRST_COSTLY_DEPTH = 4  # the first depth whose tree is ~root_moves squared (a full reply to every root move)
 COSTLY_DEPTH_NODES_PER_ROOT_MOVE_SQUARED = 2.0  # measured 1.5-1.9 (see predict_next_iteration)
-EXPECTED_OWN_MOVES_PER_GROUP = 0.35  # 26x26 p9 games last ~0.63 moves per initial group
-MOST_OWN_MOVES_PER_GROUP = 0.5  # late in a game nearly every group is a move
-SOLVE_SHARE = 0.5  # of a node limit (or a clock's nodes), the most a search to the end may take
+
+# --- The endgame: searches to the end ---------------------------------------------------
 # predicted_solve_nodes: nodes = SOLVE_NODES_AT_ZERO * SOLVE_GROWTH ** (groups that may still
-# merge), the upper quartile of 60 of the agent's own 26x26 p9 endgames of 20-31 groups
-# (docs/research/2026-12-07-free-singles.md)
-SOLVE_NODES_AT_ZERO = 74.0
+# merge), the median of 262 solves of the agent's own endgames of 18-42 groups in self-play
+# (26x26 p9 at 60 s, 16x16 p6 at 30 s, 12x12 p4 at 10 s; the quartiles a factor 3.2-3.7
+# apart): a move tries one predicted to take SOLVE_SHARE of what it may visit, so about
+# three in four succeed, and one that fails leaves the deepening the rest. Boards of
+# LARGE_BOARD columns and more took 3.2 times the nodes of the others for as many groups.
 SOLVE_GROWTH = 1.65
+SOLVE_NODES_AT_ZERO = 15.0
+SOLVE_NODES_AT_ZERO_LARGE = 50.0
+LARGE_BOARD = 20
 # A search to the end visits nodes faster than the full-board search the calibration times:
-# its positions are small (0.55-0.9 M nodes/s on those endgames against 0.39-0.5 M on full
-# 26x26 p9 boards, the same machine).
-SOLVE_SPEEDUP = 1.5
-# Kept back for the endgame's searches to the end (each later move searches its smaller
-# position to the end again, about 0.6 times the first solve's cost in all), at most
-# ENDGAME_RESERVE_SHARE of what can be spent (a short clock keeps its moves: 2 s of 10 s on
-# 26x26 p9 lost every pair); a solve is started when twice its predicted cost is within
-# SOLVE_REACH of what can be spent, the reserve included.
-ENDGAME_RESERVE = 2.0
-ENDGAME_RESERVE_SHARE = 0.5
-SOLVE_REACH = 0.5
-LONGEST_CLOCK = 1e6  # s planned with at most (a clock of 1e303 s overflowed the planning)
+# its positions are small. Measured: a median 2.3-2.7 M nodes/s on those endgames against
+# 0.65 M for `fruit-rage calibrate`, the same host.
+SOLVE_SPEEDUP = 3.5
+SOLVE_SHARE = 0.5  # of the nodes a move's maximum leaves, what a search to the end tried is predicted to take
+FOLLOW_UP = 0.6  # the later moves' searches to the end, against the first's cost (measured 0.6 in all)
+SOLVE_START = 0.01  # s before a search to the end starts: the one-ply search (1-5 ms on 26x26)
+SOLVE_REACH = 1.0  # the endgame begins when its searches to the end fit in this part of what can be spent
+# Groups that may merge where the endgame should begin, from what is kept for it: on large
+# boards about 30 groups (they hold 21-23 that may merge on 26x26 p9), on the others about
+# 22 (12x12 p4). Chosen by replaying the clocks of recorded games under the policy, then
+# measured in self-play (docs/research/2026-12-07-time-policy.md).
+ENDGAME_GROUPS = 18
+ENDGAME_GROUPS_LARGE = 23
+ENDGAME_SHARE = 0.8  # of what can be spent, the most kept for the endgame until then
+MOST_COLUMNS = 26
 
 
-def predicted_solve_nodes(groups: int) -> float:
-    """About the nodes a search to the end of a position with `groups` groups that may still
-    merge (Board.group_count() less Board.never_merging_count(): fruit that can never merge
-    cost the search little, free singles nearly nothing) visits: they grow by SOLVE_GROWTH a
-    group, an upper quantile, so that most solves attempted succeed."""
-    return SOLVE_NODES_AT_ZERO * SOLVE_GROWTH**groups
+def predicted_solve_nodes(groups: float, size: int = MOST_COLUMNS) -> float:
+    """About the nodes a search to the end of a position of `size` columns with `groups`
+    groups that may still merge (Board.group_count() less Board.never_merging_count():
+    fruit that can never merge cost the search little, free singles nearly nothing) visits
+    (a median): they grow by SOLVE_GROWTH a group."""
+    at_zero = SOLVE_NODES_AT_ZERO_LARGE if size >= LARGE_BOARD else SOLVE_NODES_AT_ZERO
+    return at_zero * SOLVE_GROWTH**groups
 
 
-def solve_seconds(groups: "int | None", nodes_per_second: float) -> float:
-    """The predicted CPU of a search to the end of a position with `groups` groups that may
-    still merge, at this machine's speed (inf for None)."""
+def solve_seconds(groups: "float | None", nodes_per_second: float, size: int = MOST_COLUMNS) -> float:
+    """The predicted CPU of a search to the end of a position of `size` columns with
+    `groups` groups that may still merge, at this machine's speed (inf for None)."""
     if groups is None:
         return INFINITY
-    return predicted_solve_nodes(groups) / (nodes_per_second * SOLVE_SPEEDUP)
+    return predicted_solve_nodes(groups, size) / (nodes_per_second * SOLVE_SPEEDUP)
 
 
-def endgame_reserve(spendable: float) -> float:
-    """The time kept back for the endgame's searches to the end until one is in reach, of
-    `spendable` (what the move's other reserves leave)."""
-    return min(ENDGAME_RESERVE, ENDGAME_RESERVE_SHARE * spendable)
+def solvable_groups(seconds: float, nodes_per_second: float, size: int = MOST_COLUMNS) -> int:
+    """The most groups that may still merge of a position of `size` columns whose search
+    to the end is predicted to take at most `seconds` (-1: none is)."""
+    affordable = seconds * nodes_per_second * SOLVE_SPEEDUP
+    groups = -1
+    while predicted_solve_nodes(groups + 1, size) <= affordable and groups < MOST_GROUPS:
+        groups += 1
+    return groups
+
+
+MOST_GROUPS = 26 * 26  # on the largest board
 
 
 class Budget:
     """CPU clock readings (seconds since process start) for one move."""
 
-    __slots__ = ("start", "optimum", "maximum", "instant")
+    __slots__ = ("start", "optimum", "maximum", "instant", "unsolved")
 
-    def __init__(self, start: float, optimum: float, maximum: float, instant: bool):
+    def __init__(self, start: float, optimum: float, maximum: float, instant: bool, unsolved: "float | None" = None):
         self.start = start  # when the move's thinking began
         self.optimum = optimum  # aim to stop around here
         self.maximum = maximum  # the search is cut off here, whatever it is doing
         self.instant = instant  # too little time: play the shallowest search's move
+        # the optimum once a search to the end the budget was made for has been cut short:
+        # the deepening then has a move's share, not the solve's
+        self.unsolved = optimum if unsolved is None else unsolved
 
     def shifted(self, offset: float) -> "Budget":
         """The same budget on a clock that reads `offset` more (a player that is not its
         own process plans from zero and runs at the process's current reading)."""
-        return Budget(self.start + offset, self.optimum + offset, self.maximum + offset, self.instant)
+        moved = (self.start + offset, self.optimum + offset, self.maximum + offset)
+        return Budget(*moved, self.instant, self.unsolved + offset)
+
+    def __str__(self) -> str:
+        if self.instant:
+            return "answer at once"
+        return f"aim {self.optimum - self.start:.3f} s, at most {self.maximum - self.start:.3f} s"
 
     def __repr__(self) -> str:
         return (
@@ -95,41 +148,60 @@ class Budget:
         )
 
 
-def own_moves_left(groups: int) -> tuple:
-    """(expected, at most) moves this player still makes, from the groups on the board.
-    Groups merge as the game goes, so a game takes fewer moves than it has groups; the
-    time is shared out over the expected number, but the start-up reserve must cover the
-    most there can be, since each of those moves pays its start-up."""
-    return (max(1.0, groups * EXPECTED_OWN_MOVES_PER_GROUP), max(1.0, groups * MOST_OWN_MOVES_PER_GROUP))
+def most_own_moves(groups: int) -> int:
+    """The own moves there may still be, this one included: half the groups, rounded up
+    (late in a game every group is a move, and the mover takes every other one)."""
+    return max(1, (groups + 1) // 2)
 
 
 def reserve(remaining: float, moves_left: float, overhead: float) -> float:
     """Time kept back: every own move to come, this one included, pays `overhead` (start-up
-    and exit), plus a safety margin."""
-    return SAFETY_FLOOR + SAFETY_FRACTION * remaining + overhead * moves_left
+    and exit), plus the quick move's floor and a safety margin."""
+    return QUICK_ANSWER_BELOW + SAFETY_FRACTION * remaining + overhead * moves_left
 
 
-def plan(remaining: float, groups: int, startup: float, spent: float, solve_seconds: float = INFINITY) -> Budget:
+def plan(
+    remaining: float,
+    groups: int,
+    startup: float,
+    spent: float,
+    nodes_per_second: float,
+    mergeable: "int | None" = None,
+    size: int = MOST_COLUMNS,
+) -> Budget:
     """Budget for this move. `remaining` is the clock in input.txt, `groups` the groups on
-    the board, `startup` the start-up cost expected of each later move, `spent` what this
-    process has used so far, `solve_seconds` the predicted CPU of a search of the position
-    to its end (inf: none is to be tried)."""
+    the board, `startup` the start-up cost expected of each later move (calibrated; 0:
+    unknown), `spent` what this process has used so far (its own start-up), `mergeable`
+    the groups that may still merge, for the endgame (None: no search to the end is
+    planned), on a board of `size` columns."""
     remaining = min(remaining, LONGEST_CLOCK)
-    expected_moves, most_moves = own_moves_left(groups)
     overhead = max(startup, spent) + EXIT_COST
-    spendable = remaining - reserve(remaining, most_moves, overhead)
+    spendable = remaining - reserve(remaining, most_own_moves(groups), overhead)
     if spendable < MIN_THINK:
         return Budget(spent, spent, spent + MIN_THINK, instant=True)
-    solve = solve_seconds / SOLVE_SHARE  # what the deepening needs to try it (see solve_cap)
-    if solve > SOLVE_REACH * spendable:
-        # out of reach: the endgame reserve waits for it (in reach, it is this move's)
-        solve = 0.0
-        spendable -= endgame_reserve(spendable)
-        if spendable < MIN_THINK:
-            return Budget(spent, spent, spent + MIN_THINK, instant=True)
-    share = spendable / min(expected_moves, HORIZON)
-    cap = max(min(MAX_FRACTION * spendable, MAX_STRETCH * share), solve)
-    return Budget(spent, spent + max(min(share, cap), solve), spent + cap, instant=False)
+    if mergeable is None:  # no search to the end planned: the share is over every move left
+        share = spendable / min(max(groups * OWN_MOVES_PER_GROUP, 1.0), HORIZON)
+        cap = min(MAX_FRACTION * spendable, MAX_STRETCH * share)
+        return Budget(spent, spent + min(share, cap), spent + cap, instant=False)
+    # The endgame begins where its searches to the end fit in SOLVE_REACH of what can be spent:
+    # the first may take twice its prediction, the later ones FOLLOW_UP of it.
+    need = 1.0 / SOLVE_SHARE + FOLLOW_UP
+    reach = solvable_groups(SOLVE_REACH * spendable / need, nodes_per_second, size)
+    if mergeable <= reach:
+        solve = solve_seconds(mergeable, nodes_per_second, size) / SOLVE_SHARE + SOLVE_START
+        share = spendable / min(groups * OWN_MOVES_PER_GROUP + 1.0, HORIZON)
+        cap = min(max(MAX_FRACTION * spendable, solve), spendable)
+        optimum = min(max(share, solve), cap)
+        return Budget(spent, spent + optimum, spent + cap, False, spent + min(share, optimum))
+    # Before it, what the endgame from ENDGAME_GROUPS needs is kept (ENDGAME_SHARE at most), and
+    # the rest shared over the moves until the position is small enough for what is kept.
+    endgame = ENDGAME_GROUPS_LARGE if size >= LARGE_BOARD else ENDGAME_GROUPS
+    kept = min(ENDGAME_SHARE * spendable, need * solve_seconds(endgame, nodes_per_second, size) / SOLVE_REACH)
+    target = max(reach, solvable_groups(SOLVE_REACH * kept / need, nodes_per_second, size), 0)
+    moves = groups * (1.0 - target / mergeable)
+    share = (spendable - kept) / min(max(moves * OWN_MOVES_PER_GROUP, 1.0), HORIZON)
+    cap = min(MAX_FRACTION * (spendable - kept), MAX_STRETCH * share)
+    return Budget(spent, spent + min(share, cap), spent + cap, instant=False)
 
 
 def keep_searching(
@@ -139,9 +211,9 @@ def keep_searching(
     at CPU reading `now`."""
     share = budget.optimum - budget.start
     if best_changed:
-        share *= 1.5
-    elif stable_iterations >= 3:
-        share *= 0.7
+        share *= UNSTABLE_STRETCH
+    elif stable_iterations >= STABLE_ITERATIONS:
+        share *= STABLE_CUT
     target = min(budget.start + share, budget.maximum)
     if now >= target:
         return False
@@ -172,16 +244,21 @@ def predict_next_iteration(
 
 
 class TimeManager:
-    """The whole time policy of one search, consulted at one spot of the deepening loop
-    (as Ethereal's tm_init / tm_update / tm_finished): created with the move's Budget,
-    told about every finished iteration (update), asked whether to start the next one
-    (should_stop), and asked how large a table the search can fill (table_bits).
+    """The whole time policy of one search, consulted by the deepening loop (as Ethereal's
+    tm_init / tm_update / tm_finished): created with the move's Budget, told about every
+    finished iteration (update), asked whether to start the next one (should_stop), whether
+    and how far to search the position to its end (solve_cap), and how large a table the
+    search can fill (table_bits).
 
     `root_moves`: the groups at the root; `nodes_per_second`: this machine's search
-    speed; `reduction`: plies late moves are reduced by (it moves the first costly depth)."""
+    speed; `reduction`: plies late moves are reduced by (it moves the first costly depth);
+    `size`: the board's columns (the cost of its endgame depends on it)."""
 
-    def __init__(self, budget: Budget, root_moves: int, nodes_per_second: float, reduction: int = 0):
+    def __init__(
+        self, budget: Budget, root_moves: int, nodes_per_second: float, reduction: int = 0, size: int = MOST_COLUMNS
+    ):
         self.budget = budget
+        self.size = size
         self.root_moves = root_moves
         self.nodes_per_second = nodes_per_second
         self.first_costly_depth = FIRST_COSTLY_DEPTH + reduction  # measured for reductions 0 and 2
@@ -198,13 +275,14 @@ class TimeManager:
         spent: float,
         nodes_per_second: float,
         reduction: int = 0,
-        solve_groups: "int | None" = None,
+        mergeable: "int | None" = None,
+        size: int = MOST_COLUMNS,
     ) -> "TimeManager":
         """A fresh process's move: `spent` is its CPU so far, `startup` what each later
-        move's process start will cost (see plan); `solve_groups`: the groups that may still
-        merge, for the endgame's search to the end (None: none is to be tried)."""
-        solve = solve_seconds(solve_groups, nodes_per_second)
-        return cls(plan(remaining, root_moves, startup, spent, solve), root_moves, nodes_per_second, reduction)
+        move's process start will cost (see plan); `mergeable`: the groups that may still
+        merge, for the endgame's searches to the end (None: none is planned)."""
+        budget = plan(remaining, root_moves, startup, spent, nodes_per_second, mergeable, size)
+        return cls(budget, root_moves, nodes_per_second, reduction, size)
 
     @classmethod
     def in_process(
@@ -214,19 +292,26 @@ class TimeManager:
         now: float,
         nodes_per_second: float,
         reduction: int = 0,
-        solve_groups: "int | None" = None,
+        mergeable: "int | None" = None,
+        size: int = MOST_COLUMNS,
     ) -> "TimeManager":
         """A player inside a longer-lived process: no start-up per move, and the process
         clock reads `now` as the move begins."""
-        budget = plan(clock_left, root_moves, 0.0, 0.0, solve_seconds(solve_groups, nodes_per_second))
-        return cls(budget.shifted(now), root_moves, nodes_per_second, reduction)
+        budget = plan(clock_left, root_moves, 0.0, 0.0, nodes_per_second, mergeable, size)
+        return cls(budget.shifted(now), root_moves, nodes_per_second, reduction, size)
 
     @classmethod
     def until(
-        cls, start: float, end: float, root_moves: int, nodes_per_second: float, reduction: int = 0
+        cls,
+        start: float,
+        end: float,
+        root_moves: int,
+        nodes_per_second: float,
+        reduction: int = 0,
+        size: int = MOST_COLUMNS,
     ) -> "TimeManager":
         """Search from `start` to at most `end` on the CPU clock (inf: no time limit)."""
-        return cls(Budget(start, end, end, False), root_moves, nodes_per_second, reduction)
+        return cls(Budget(start, end, end, False), root_moves, nodes_per_second, reduction, size)
 
     @property
     def deadline(self) -> float:
@@ -246,12 +331,27 @@ class TimeManager:
         next_cost = predict_next_iteration(self.costs, self.root_moves, self.nodes_per_second, self.first_costly_depth)
         return not keep_searching(self.budget, now, next_cost, self.stable, self.changed)
 
-    def solve_nodes(self, now: float) -> float:
-        """The nodes a search to the end can still visit by the hard maximum, at this
-        machine's speed; 0 when the move is to be instant or its clock is unbounded."""
-        if self.budget.instant or self.budget.maximum >= LONGEST_CLOCK:
-            return 0.0
-        return self.nodes_per_second * SOLVE_SPEEDUP * max(self.budget.maximum - now, 0.0)
+    def solve_cap(self, mergeable: int, now: float, max_nodes: "int | None" = None) -> "int | None":
+        """The node cap of a search of the position to its end, started at CPU reading `now`
+        (0: none), or None when deepening is the better way: its prediction from the
+        `mergeable` groups is over SOLVE_SHARE of the nodes the move may still visit (by its
+        maximum, or `max_nodes` when given: a limit that replays on any machine)."""
+        if max_nodes:
+            may_visit = float(max_nodes)
+        elif self.budget.instant or self.budget.maximum >= LONGEST_CLOCK:
+            return None
+        else:
+            may_visit = self.nodes_per_second * SOLVE_SPEEDUP * max(self.budget.maximum - now, 0.0)
+        affordable = may_visit * SOLVE_SHARE
+        if affordable < 1 or predicted_solve_nodes(mergeable, self.size) > affordable * (1 + 1e-9):  # rounding
+            return None
+        return int(affordable)
+
+    def solve_cut(self) -> None:
+        """The search to the end its node cap stopped: the deepening that follows has the
+        move's share, not what the search to the end was given."""
+        budget = self.budget
+        self.budget = Budget(budget.start, budget.unsolved, budget.maximum, budget.instant)
 
     def table_bits(self, now: float) -> int:
         """log2 of a table about as large as the nodes the search can still visit: a fresh

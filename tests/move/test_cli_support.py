@@ -122,7 +122,7 @@ def test_a_move_pays_for_no_import_but_the_shared_console_helpers():
     would be charged to the move's clock."""
     code = "import sys; before = set(sys.modules); import agent.cli_support; print(*sorted(set(sys.modules) - before))"
     done = subprocess.run(
-        [*launch.move_command()[:2], "-c", code],
+        [*launch.python_command(), "-c", code],
         env=launch.move_environment(),
         capture_output=True,
         text=True,

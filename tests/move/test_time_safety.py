@@ -151,3 +151,30 @@ def test_whole_games_at_small_budgets_have_no_time_loss(size, types, seconds, ho
     ours = [m for m in record["moves"] if m["player"] == "A"]
     assert sum(m["cpu"] for m in ours) < seconds
     assert record["clocks"]["A"] > 0
+
+
+# The quick move: a clock too short for Python is answered in C, in about a millisecond.
+
+TINY_CLOCKS = [0.002, 0.005, 0.01, 0.02, 0.05]
+
+
+def burners(count: int) -> list:
+    """CPU burners, each in a session of its own (as a user's other programs): they share
+    the processors with a move in a session of its own."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True) for _ in range(count)]
+
+
+@pytest.mark.parametrize("loaded", [False, True], ids=["quiet", "beside-burners"])
+def test_moves_with_a_few_milliseconds_left_on_a_full_26x26_board_never_pass_their_clock(tmp_path, loaded):
+    load = burners(2 * (os.cpu_count() or 1)) if loaded else []
+    try:
+        for remaining in TINY_CLOCKS:
+            (tmp_path / "input.txt").write_text(format_input(FULL_26, 9, remaining))
+            for _ in range(10):
+                cpu = charged_cpu(tmp_path)
+                assert cpu < remaining, f"charged {cpu * 1000:.2f} ms of {remaining * 1000:g} ms"
+                check_output(FULL_26, (tmp_path / "output.txt").read_text())
+    finally:
+        for burner in load:
+            burner.kill()
+            burner.wait()
