@@ -63,6 +63,16 @@ SCRIPTS = {
     "hang": """
         time.sleep(3600)
     """,
+    # Burns CPU for ever.
+    "spin": """
+        while True:
+            pass
+    """,
+    # Stops its own process (SIGSTOP), which then never runs again.
+    "stop_itself": """
+        import os, signal
+        os.kill(os.getpid(), signal.SIGSTOP)
+    """,
     "crash": """
         raise RuntimeError("scripted crash")
     """,
