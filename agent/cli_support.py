@@ -36,13 +36,14 @@ class LineProgress:
         self.enabled = stream.isatty()
         self.shown = False
 
-    def reporter(self, prefix: str):
-        """`show(done, total)` for one piece of work; None where nothing is shown."""
+    def reporter(self, prefix: str, noun: str = "position"):
+        """`show(done, total)` for one piece of work, counted in `noun`s; None where
+        nothing is shown."""
         if not self.enabled:
             return None
 
         def show(done: int, total: int) -> None:
-            self.stream.write(f"\r\x1b[K{prefix}: {done} of {plural(total, 'position')}")
+            self.stream.write(f"\r\x1b[K{prefix}: {done} of {plural(total, noun)}")
             self.stream.flush()
             self.shown = True
 

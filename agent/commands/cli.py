@@ -35,6 +35,7 @@ SUBCOMMANDS = {
     "serve": ("agent.web.serve", "the browser page: play the agent, replay and analyse matches, see phases"),
     "analyse": ("agent.commands.analyse", "every move of recorded games against the agent's best, labelled"),
     "bench": ("agent.commands.bench", "search positions of known value: nodes, CPU and the values checked"),
+    "regret": ("agent.commands.regret", "score players against perfect play: each move's regret on small boards"),
 }
 BARE_PREFIX = "bare_"  # the move options given with no subcommand, kept apart from `move`'s
 

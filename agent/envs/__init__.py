@@ -4,13 +4,15 @@ project's players (agent.envs.gymnasium, registered as ``FruitRage-v0``) and an
 OpenSpiel game (agent.envs.openspiel, registered as ``python_fruit_rage``); and Red-Blue
 Nim as an OpenSpiel game too (agent.envs.openspiel_nim, ``python_red_blue_nim``). Players
 go both ways (agent.envs.openspiel_players): the agent as an OpenSpiel bot, OpenSpiel's
-bots as players of the referee and of ``fruit-rage match``.
+bots as players of the referee and of ``fruit-rage match``. Every move can be scored
+against perfect play (agent.envs.regret, which needs no third-party library).
 
-They need the ``rl`` extra (``pip install 'fruit-rage[rl]'``); this package itself imports
-none of those libraries, so nothing of the rest of agent pays for them.
+They need the ``rl`` extra (``python3 -m pip install '.[rl]'`` in a clone of the
+repository); this package itself imports none of those libraries, so nothing of the rest
+of agent pays for them.
 """
 
-RL_EXTRA = "pip install 'fruit-rage[rl]'"
+RL_EXTRA = "python3 -m pip install '.[rl]' in a clone of the repository"
 
 
 def missing_library(library: str, error: ImportError) -> ImportError:

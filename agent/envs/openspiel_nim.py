@@ -15,7 +15,9 @@ takes at most ``most_red`` red and ``most_blue`` blue (2 each under the classic 
 the piles under the free ones). The returns are nim_games.red_blue's values of the end:
 under the classic rules the points won or lost, under the free ones WIN minus the moves
 the game took, to the winner, and the negative to the loser. The observation string and
-tensor are the piles and who moves.
+tensor are the piles and who moves. A state's serialisation is its actions, one a line,
+which deserialisation replays through the rules (agent.envs.openspiel_strings): no pickle
+is ever read.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from typing import Any, Optional
 
 import numpy as np
 
-from agent.envs import missing_library
-from agent.envs.openspiel import deterministic_game_type
+from agent.envs import missing_library, openspiel_strings
+from agent.envs.openspiel import two_player_game_type
 from nim_games.red_blue import MAX_PILE, POINTS_PER_BLUE, POINTS_PER_RED, RULES, VERSIONS, WIN, RedBlueNim, Take
 
 try:
@@ -36,7 +38,7 @@ except ImportError as error:
 
 DEFAULT_PARAMETERS = {"rules": "classic", "version": "standard", "red": 5, "blue": 5}
 CLASSIC_MOST_TAKEN = 2
-GAME_TYPE = deterministic_game_type("python_red_blue_nim", "Python Red-Blue Nim", DEFAULT_PARAMETERS)
+GAME_TYPE = two_player_game_type("python_red_blue_nim", "Python Red-Blue Nim", DEFAULT_PARAMETERS, dealt=False)
 
 
 class RedBlueNimGame(pyspiel.Game):
@@ -69,6 +71,11 @@ class RedBlueNimGame(pyspiel.Game):
 
     def new_initial_state(self) -> "RedBlueNimState":
         return RedBlueNimState(self)
+
+    def deserialize_state(self, text: str) -> "RedBlueNimState":
+        """The state whose actions `text` (RedBlueNimState.serialize's) lists, replayed
+        through the rules; ValueError for anything else."""
+        return openspiel_strings.replayed(self.new_initial_state(), text.split("\n") if text else [])
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
@@ -115,6 +122,10 @@ class RedBlueNimState(pyspiel.State):
         mover_value = float(self.rules.utility(self.nim))
         return [mover_value, -mover_value] if self.nim.player == 0 else [-mover_value, mover_value]
 
+    def serialize(self) -> str:
+        """The actions, one a line."""
+        return "\n".join(str(action) for action in self.history())
+
     def __str__(self) -> str:
         return piles_string(self)
 
@@ -141,3 +152,4 @@ def piles_string(state: RedBlueNimState) -> str:
 
 
 pyspiel.register_game(GAME_TYPE, RedBlueNimGame)
+openspiel_strings.replay_on_deserialisation(GAME_TYPE.short_name)

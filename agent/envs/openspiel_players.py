@@ -2,7 +2,8 @@
 the project (`OpenSpielPlayer`; `mcts_player` and `alpha_beta_player` make OpenSpiel's
 MCTS and its alpha-beta search one, for
 ``fruit-rage match py:agent.envs.openspiel_players:mcts_player``), and the project's agent
-as an OpenSpiel bot (`AgentBot`, with a node, depth or CPU budget).
+as an OpenSpiel bot (`AgentBot`, with a node, depth or CPU budget), or the perfect player
+(`PerfectBot`: a best move by the exact search, agent.envs.regret).
 
 >>> import pyspiel
 >>> from agent import Limit
@@ -23,7 +24,7 @@ import numpy as np
 
 from agent.board import Board, Move
 from agent.engine import Limit, search
-from agent.envs import encoding, missing_library
+from agent.envs import encoding, missing_library, regret
 from agent.envs.openspiel import FruitRageGame
 
 try:
@@ -43,6 +44,24 @@ class AgentBot(pyspiel.Bot):
 
     def step(self, state: Any) -> int:
         return encoding.action_of(search(state.board, self.limit).move, state.size)
+
+    def restart_at(self, state: Any) -> None:
+        """Nothing to forget: each move is a search of its own."""
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        """The search reads the position from the state: an action seen changes nothing."""
+
+
+class PerfectBot(pyspiel.Bot):
+    """A perfect player of python_fruit_rage: a best move every time, by the search to the
+    end of the game (agent.envs.regret.perfect_move; small boards only)."""
+
+    def __init__(self, cpu: float = regret.DEFAULT_CPU) -> None:
+        pyspiel.Bot.__init__(self)
+        self.cpu = cpu
+
+    def step(self, state: Any) -> int:
+        return encoding.action_of(regret.perfect_move(state.board, self.cpu), state.size)
 
     def restart_at(self, state: Any) -> None:
         """Nothing to forget: each move is a search of its own."""
@@ -83,8 +102,8 @@ class AlphaBetaBot(pyspiel.Bot):
 
 class OpenSpielPlayer:
     """A player (agent.Player) that asks an OpenSpiel bot for each move: the bot is made
-    by `make_bot(game, seed)` for a python_fruit_rage game of the board's size and types,
-    seeded by the position (so that matches replay exactly), and steps a state at the
+    by `make_bot(game, seed)` for a deterministic python_fruit_rage game of the board's
+    size and types, seeded by the position (so that matches replay exactly), and steps a state at the
     board. Its clock is ignored: the bot's own budget says how long it thinks."""
 
     def __init__(self, make_bot: Callable[[FruitRageGame, int], Any], name: str) -> None:
@@ -95,7 +114,9 @@ class OpenSpielPlayer:
     def choose(self, board: Board, clock_left: float) -> Move:
         key = (board.size, board.types)
         if key not in self._games:
-            self._games[key] = pyspiel.load_game("python_fruit_rage", {"size": board.size, "types": board.types})
+            # a fixed seed makes it deterministic, as alpha-beta needs; the state is made at the board
+            parameters = {"size": board.size, "types": board.types, "seed": 0}
+            self._games[key] = pyspiel.load_game("python_fruit_rage", parameters)
         game = self._games[key]
         seed = zlib.crc32("\n".join(board.rows).encode("ascii"))
         action = self.make_bot(game, seed).step(game.new_state_at(board))

@@ -7,15 +7,20 @@
 >>> game.reset()
 >>> observation, reward, terminated, truncated, info = game.last()
 >>> observation["observation"].shape, np.flatnonzero(observation["action_mask"]).tolist()
-((4, 2, 2), [0, 2, 3])
+((7, 2, 2), [0, 2, 3])
 >>> game.step(3)  # B2, the naming cell of the two 1s: 4 points
 >>> game.rewards
-{'player_0': 4, 'player_1': -4}
+{'player_0': 4.0, 'player_1': -4.0}
 
-Observations and actions are encoded as agent.envs.encoding says. The reward of a move,
-with ``reward="points"``, is its points to the mover and minus them to the other, so a
-player's return is its final margin; with ``reward="outcome"`` it is 1, 0 or -1 to each
-player at the end (a win, a draw, a loss), as PettingZoo's board games give.
+Observations, actions and rewards are encoded as agent.envs.encoding says: the
+observation is the board's planes with who moves and each player's scaled points, the
+same for both players (only the mover's action mask has legal actions); ``reward`` is
+``"points"`` (a move's points to the mover and their negative to the other, so a
+player's return is its final margin), ``"normalised"`` (the same divided by the game's
+most points, in [-1, 1]) or ``"outcome"`` (1, 0 or -1 to each player at the end, as
+PettingZoo's board games give). An illegal action forfeits the game: it ends, its mover
+loses more than any legal play could cost (encoding.Rewards.of_illegal) and the other
+player gains as much.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import Any, Optional
 import numpy as np
 
 from agent.board import Board
-from agent.envs import encoding, missing_library, rendering
+from agent.envs import encoding, missing_library, regret, rendering
 
 try:
     import gymnasium
@@ -37,25 +42,22 @@ except ImportError as error:
 PLAYERS = ("player_0", "player_1")
 
 
-def env(illegal_reward: float = -1.0, **options: Any) -> AECEnv:
-    """The environment as PettingZoo's board games come: an illegal action ends the game,
-    scoring `illegal_reward` to the player who made it (TerminateIllegalWrapper); an action
-    outside the space is an error; and the calls must come in order (reset first).
-    `options` are raw_env's."""
-    game: AECEnv = raw_env(**options)
-    game = wrappers.TerminateIllegalWrapper(game, illegal_reward=illegal_reward)
-    game = wrappers.AssertOutOfBoundsWrapper(game)
-    return wrappers.OrderEnforcingWrapper(game)
+def env(**options: Any) -> AECEnv:
+    """The environment as PettingZoo's board games come: raw_env (`options` are its), with
+    the calls held in order (reset first)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**options))
 
 
 class raw_env(AECEnv):
     """A Fruit Rage game between ``player_0`` (first to move) and ``player_1``.
 
     `board`, an agent.Board, is the start of every game (its size and types then come
-    from it unless `types` is given); otherwise each reset draws a full `size` x `size`
-    board of `types` fruit types from the environment's seed (``reset(seed=...)``).
-    `reward` is ``"points"`` or ``"outcome"``; `render_mode` ``"ansi"`` or ``"rgb_array"``.
-    An illegal action raises ValueError here; env() ends the game instead.
+    from it unless `types` is given); otherwise each reset draws a new full `size` x
+    `size` board of `types` fruit types from the environment's random generator, seeded
+    by ``reset(seed=...)``. `reward` is ``"points"``, ``"normalised"`` or ``"outcome"``;
+    with `regret`, each move's regret against perfect play (agent.envs.regret, an exact
+    search: small boards only) is in its mover's info, ``infos[player]["regret"]``.
+    `render_mode` is ``"human"``, ``"ansi"`` or ``"rgb_array"``.
 
     ``scores`` holds each player's points so far and ``board`` the position.
     """
@@ -73,13 +75,16 @@ class raw_env(AECEnv):
         types: Optional[int] = None,
         board: Optional[Board] = None,
         reward: str = "points",
+        regret: bool = False,
         render_mode: Optional[str] = None,
     ) -> None:
         super().__init__()
-        encoding.check_reward_kind(reward)
         rendering.check_render_mode(render_mode)
         size, types = encoding.game_shape(size, types, board)
-        self.size, self.types, self.reward_kind, self.render_mode = size, types, reward, render_mode
+        if not isinstance(regret, bool):
+            raise TypeError(f"regret must be True or False, not {regret!r}")
+        self.rewards_of = encoding.Rewards(reward, encoding.game_most_points(size))
+        self.size, self.types, self.render_mode, self.regret = size, types, render_mode, regret
         self.given_board = board
         self.possible_agents = list(PLAYERS)
         shape = encoding.observation_shape(size, types)
@@ -111,8 +116,8 @@ class raw_env(AECEnv):
         self._mask = encoding.action_mask(self.board)
         self.agents = list(PLAYERS)
         self.scores = dict.fromkeys(PLAYERS, 0)
-        self.rewards = dict.fromkeys(PLAYERS, 0)
-        self._cumulative_rewards = dict.fromkeys(PLAYERS, 0)
+        self.rewards = dict.fromkeys(PLAYERS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(PLAYERS, 0.0)
         self.terminations = dict.fromkeys(PLAYERS, False)
         self.truncations = dict.fromkeys(PLAYERS, False)
         self.infos: dict[str, dict[str, Any]] = {player: {} for player in PLAYERS}
@@ -120,42 +125,55 @@ class raw_env(AECEnv):
         self.agent_selection = self._turns.reset()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if agent not in PLAYERS:
+            raise ValueError(f"no player {agent!r}: the players are {', '.join(PLAYERS)}")
         mover = agent == self.agent_selection and not self.terminations[agent]
         mask = self._mask.copy() if mover else np.zeros_like(self._mask)
-        return {"observation": encoding.planes(self.board, self.types), "action_mask": mask}
+        scores = [self.scores[player] for player in PLAYERS]
+        to_move = PLAYERS.index(self.agent_selection)
+        planes = encoding.observation(self.board, self.types, to_move, scores, self.rewards_of.most_points)
+        return {"observation": planes, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         mover = self.agent_selection
         if self.terminations[mover] or self.truncations[mover]:
             self._was_dead_step(action)
             return
-        if not encoding.is_legal(self._mask, action):
-            raise ValueError(f"action {action!r} is not the naming cell of a group on the board")
-        self.board, points = self.board.play(encoding.move_of(action, self.size))
-        self._mask = encoding.action_mask(self.board)
+        index = encoding.action_index(action, self.size)
         other = PLAYERS[1 - PLAYERS.index(mover)]
-        self.scores[mover] += points
-        self._cumulative_rewards[mover] = 0
+        self._cumulative_rewards[mover] = 0.0
         self._clear_rewards()
-        if self.reward_kind == "points":
-            self.rewards[mover], self.rewards[other] = points, -points
-        if self.board.is_over:
+        if not self._mask[index]:
+            forfeit = self.rewards_of.of_illegal(self.board)
+            self.rewards[mover], self.rewards[other] = forfeit, -forfeit
+            self._mask = np.zeros_like(self._mask)
             self.terminations = dict.fromkeys(self.agents, True)
-            if self.reward_kind == "outcome":
-                result = encoding.outcome(self.scores[mover] - self.scores[other])
-                self.rewards[mover], self.rewards[other] = result, -result
+        else:
+            before, move = self.board, encoding.move_of(index, self.size)
+            self.board, points = before.play(move)
+            self._mask = encoding.action_mask(self.board)
+            self.scores[mover] += points
+            if self.regret:
+                self.infos[mover]["regret"] = regret.move_regret(before, move)
+            self.rewards[mover], self.rewards[other] = (
+                self.rewards_of.of_points(points),
+                self.rewards_of.of_points(-points),
+            )
+            if self.board.is_over:
+                self.terminations = dict.fromkeys(self.agents, True)
+                margin = self.scores[mover] - self.scores[other]
+                self.rewards[mover] += self.rewards_of.at_end(margin)
+                self.rewards[other] += self.rewards_of.at_end(-margin)
         self.agent_selection = self._turns.next()
         self._accumulate_rewards()
 
     def render(self) -> Any:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() needs a render_mode: 'ansi' or 'rgb_array'")
+            gymnasium.logger.warn("render() needs a render_mode: 'human', 'ansi' or 'rgb_array'")
             return None
-        if self.render_mode == "ansi":
-            # an illegal action under env() ends the game before the box is empty
-            to_move = None if not self.agents or any(self.terminations.values()) else self.agent_selection
-            return rendering.ansi(self.board, self.scores, to_move)
-        return rendering.rgb(self.board)
+        # a forfeit ends the game before the box is empty
+        to_move = None if not self.agents or any(self.terminations.values()) else self.agent_selection
+        return rendering.render(self.render_mode, self.board, self.scores, to_move)
 
     def close(self) -> None:
         """Nothing to release: render draws no window."""

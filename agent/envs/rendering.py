@@ -1,15 +1,16 @@
-"""What the environments' render() returns: the board as text ("ansi") or as an RGB
-image ("rgb_array"), drawn with numpy alone."""
+"""What the environments' render() gives: the board as text ("ansi"), that text printed
+("human", for a person at a terminal), or an RGB image ("rgb_array"), drawn with numpy
+alone."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Optional, Union
 
 import numpy as np
 
 from agent.board import Board
 
-RENDER_MODES = ("ansi", "rgb_array")
+RENDER_MODES = ("human", "ansi", "rgb_array")
 CELL_PIXELS = 16
 # One colour per fruit digit 0..9 (the Tableau 10 palette), and the holes' dark grey.
 FRUIT_COLOURS = np.array(
@@ -33,6 +34,18 @@ HOLE_COLOUR = np.array((32, 32, 32), dtype=np.uint8)
 def check_render_mode(render_mode: str | None) -> None:
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
+
+
+def render(mode: str, board: Board, scores: Mapping[str, int], to_move: Optional[str]) -> Union[str, np.ndarray, None]:
+    """What render() gives in `mode` (one of RENDER_MODES): see `ansi` and `rgb`; "human"
+    prints the text and gives None."""
+    if mode == "rgb_array":
+        return rgb(board)
+    text = ansi(board, scores, to_move)
+    if mode == "ansi":
+        return text
+    print(text, end="", flush=True)
+    return None
 
 
 def ansi(board: Board, scores: Mapping[str, int], to_move: str | None) -> str:

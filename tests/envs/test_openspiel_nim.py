@@ -50,3 +50,27 @@ def test_the_actions_are_the_takes_of_the_rules():
         state.apply_action(0)  # takes nothing
     state.apply_action(state.legal_actions()[-1])  # everything: 2 red and 1 blue
     assert state.is_terminal() and state.returns() == [-999.0, 999.0]  # misere: taking the last loses
+
+
+def test_a_state_string_is_the_takes_and_a_crafted_one_is_refused_without_running(tmp_path):
+    import base64
+    import pickle
+
+    from test_openspiel_game import RunsACommand
+
+    game = load("classic", "standard", 3, 4)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    text = pyspiel.serialize_game_and_state(game, state)
+    again_game, again = pyspiel.deserialize_game_and_state(text)
+    assert str(again) == str(state) and again.history() == state.history()
+    witness = tmp_path / "ran"
+    payload = base64.b64encode(pickle.dumps({"nim": RunsACommand(f"touch {witness}")})).decode()
+    crafted = text.partition("[State]\n")[0] + f"[State]\nhistory=\nmove_number=0\n__dict__={payload}\n"
+    with pytest.raises(ValueError, match="a state is its actions"):
+        pyspiel.deserialize_game_and_state(crafted)
+    assert not witness.exists()
+    with pytest.raises(ValueError, match="not a legal take"):
+        game.deserialize_state("0")  # takes nothing
+    with pytest.raises(ValueError, match="a pile holds"):
+        pyspiel.load_game("python_red_blue_nim(red=101)")

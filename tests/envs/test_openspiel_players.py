@@ -7,7 +7,8 @@ from open_spiel.python.algorithms.minimax import alpha_beta_search
 
 from agent import Board, GreedyPlayer, Limit, Move, play_game, search
 from agent.envs import encoding
-from agent.envs.openspiel_players import AgentBot, AlphaBetaBot, OpenSpielPlayer, mcts_bot
+from agent.envs.openspiel_players import AgentBot, AlphaBetaBot, OpenSpielPlayer, PerfectBot, mcts_bot
+from agent.envs.regret import regrets
 from agent.players import player_from_python
 
 
@@ -18,6 +19,19 @@ def test_the_agent_bot_with_an_exact_budget_plays_both_sides_to_the_alpha_beta_v
     returns = pyspiel.evaluate_bots(game.new_initial_state(), [exact, exact], seed)
     value, _ = alpha_beta_search(game)
     assert returns == [value, -value]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_perfect_bot_plays_only_moves_of_no_regret_to_the_alpha_beta_value(seed):
+    game = pyspiel.load_game(f"python_fruit_rage(size=4,types=2,seed={seed})")
+    value, _ = alpha_beta_search(game)
+    state = game.new_initial_state()
+    bot = PerfectBot()
+    while not state.is_terminal():
+        action = bot.step(state)
+        assert regrets(state.board)[encoding.move_of(action, 4)] == 0
+        state.apply_action(action)
+    assert state.returns() == [value, -value]
 
 
 def test_the_agent_bot_plays_a_game_against_openspiel_s_mcts():

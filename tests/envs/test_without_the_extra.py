@@ -28,12 +28,12 @@ def test_an_environment_without_its_library_names_the_extra_to_install(module, l
     assert done.returncode == 1
     last_line = done.stderr.strip().splitlines()[-1]
     assert last_line.startswith("ImportError: ")
-    assert library in last_line and "pip install 'fruit-rage[rl]'" in last_line
+    assert library in last_line and "python3 -m pip install '.[rl]' in a clone of the repository" in last_line
 
 
 def test_the_package_and_the_shared_encoding_load_none_of_the_libraries():
     code = (
-        "import sys, agent, agent.envs, agent.envs.encoding, agent.envs.rendering; "
+        "import sys, agent, agent.envs, agent.envs.encoding, agent.envs.rendering, agent.envs.regret; "
         "from agent import Board, search, play_game; "
         "print(*sorted({'gymnasium', 'pettingzoo', 'pyspiel', 'open_spiel'} & set(sys.modules)))"
     )
