@@ -33,6 +33,7 @@ FAILURES = {
     "play": (("play", "--agent", "./x"), "fruit-rage play: agent './x': ./x is a relative path"),
     "analyse": (("analyse", "nofile"), "fruit-rage analyse: nofile: no such file"),
     "bench": (("bench", "--positions", "nofile"), "fruit-rage bench: nofile: no such file"),
+    "regret": (("regret", "nosuch"), "fruit-rage regret: no player 'nosuch'"),
 }
 
 

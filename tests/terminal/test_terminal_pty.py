@@ -32,6 +32,10 @@ def terminal():
             session.close()
 
 
+# The prompt's end: reading only to "Your move" can stop before the clock that follows it.
+YOUR_MOVE = " left): "
+
+
 def last_screen(shown: str) -> str:
     """What is on the terminal after the last redraw: everything since it cleared."""
     return shown[shown.rindex(HOME_AND_CLEAR) + len(HOME_AND_CLEAR) :]
@@ -50,7 +54,7 @@ def test_play_ends_when_your_clock_runs_out_with_one_message_and_the_score(termi
 
 def test_play_at_a_terminal_shows_the_agent_thinking_then_its_group_highlighted(terminal):
     session = terminal("play", "--size", 3, "--types", 2, "--seed", 1, "--agent", "greedy", "--first", "computer")
-    shown = session.read_until("Your move")
+    shown = session.read_until(YOUR_MOVE)
     assert "is thinking" in plain(shown)  # the spinner's line
     styles = [set(codes.split(";")) for codes in re.findall(r"\x1b\[([0-9;]*)m", shown)]
     assert any({"4", "7"} <= style for style in styles)  # the group it took, swapped and underlined
@@ -66,7 +70,7 @@ def test_a_26x26_board_is_whole_on_a_24x80_screen_every_cell_readable_and_redraw
     session = terminal("play", "--size", 26, "--types", 9, "--seed", 3, "--agent", "greedy", no_color=no_color)
     screens = []
     for typed in (move_name(greedy_move(grid)), "q"):
-        screens.append(last_screen(session.read_until("Your move")))
+        screens.append(last_screen(session.read_until(YOUR_MOVE)))
         session.type(typed + "\n")
     shown, code = session.finish()
     assert code == 0 and plain(shown).rstrip().endswith("Game abandoned.")
@@ -123,9 +127,9 @@ def test_replay_at_a_terminal_steps_back(terminal, tmp_path):
 
 def test_play_wraps_a_refused_move_s_message_to_the_screen_s_width(terminal):
     session = terminal("play", "--size", 3, "--types", 2, "--seed", 1, "--agent", "greedy")
-    session.read_until("Your move")
+    session.read_until(YOUR_MOVE)
     session.type("hello there\n")
-    screen = plain(last_screen(session.read_until("Your move")))
+    screen = plain(last_screen(session.read_until(YOUR_MOVE)))
     session.type("q\n")
     _, code = session.finish()
     lines = screen.split("\n")
