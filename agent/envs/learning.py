@@ -45,8 +45,10 @@ BATCH, STEPS = 128, 40  # a round's training: STEPS batches of BATCH positions
 
 class PolicyNet(torch.nn.Module):
     """Convolutions over the observation planes give each cell a score; a group's logit is
-    the sum of its cells' scores, so a move is judged by its whole group (and larger groups
-    start out preferred, as the greedy player prefers them)."""
+    the sum of its cells' scores, so a move is judged by its whole group. The last layer
+    starts at zero: every cell scores 0, every legal group has the same logit, and the
+    untrained policy plays at random (a sum of random scores would favour larger groups
+    before any training, as the greedy player does)."""
 
     def __init__(self, types: int = TYPES, channels: int = CHANNELS) -> None:
         super().__init__()
@@ -54,8 +56,10 @@ class PolicyNet(torch.nn.Module):
         layers: list[torch.nn.Module] = []
         for inputs in (planes, channels, channels):
             layers += [torch.nn.Conv2d(inputs, channels, 3, padding=1), torch.nn.ReLU()]
-        layers.append(torch.nn.Conv2d(channels, 1, 1))
-        self.cells = torch.nn.Sequential(*layers)
+        last = torch.nn.Conv2d(channels, 1, 1)
+        for parameter in last.parameters():
+            torch.nn.init.zeros_(parameter)
+        self.cells = torch.nn.Sequential(*layers, last)
 
     def forward(self, planes: torch.Tensor, membership: torch.Tensor) -> torch.Tensor:
         """Group logits (batch, groups) from observations (batch, planes, n, n) and each
@@ -89,13 +93,20 @@ def groups_of(board: Board) -> tuple[list[Move], np.ndarray]:
 
 
 class NetPlayer:
-    """The policy as a player (agent.Player): its most probable group, or one drawn from
-    its probabilities with `sample`."""
+    """The policy as a player (agent.Player): one drawn from its probabilities with
+    `sample`, or else its most probable group, ties broken at random by `ties` (seeded 0
+    unless given), so that the untrained policy, whose groups all tie, plays at random."""
 
     name = "learned policy"
 
-    def __init__(self, net: PolicyNet, sample: Optional[np.random.Generator] = None) -> None:
+    def __init__(
+        self,
+        net: PolicyNet,
+        sample: Optional[np.random.Generator] = None,
+        ties: Optional[np.random.Generator] = None,
+    ) -> None:
         self.net, self.sample = net, sample
+        self.ties = np.random.default_rng(0) if ties is None else ties
 
     def choose(self, board: Board, clock_left: float) -> Move:
         moves, membership = groups_of(board)
@@ -103,7 +114,8 @@ class NetPlayer:
         with torch.no_grad():
             logits = self.net(torch.from_numpy(planes)[None], torch.from_numpy(membership)[None])[0]
         if self.sample is None:
-            return moves[int(logits.argmax())]
+            best = np.flatnonzero((logits == logits.max()).numpy())
+            return moves[int(best[0] if len(best) == 1 else self.ties.choice(best))]
         chances = torch.softmax(logits, 0).numpy().astype(np.float64)
         return moves[int(self.sample.choice(len(moves), p=chances / chances.sum()))]
 
