@@ -13,8 +13,8 @@ A move's regret is the points it gives up against the best move: the position's 
 value less the move's (its points minus the exact value of the position after it, to the
 other player), in the mover's margin; 0 for a best move. Values come from the agent's
 search to the end of the game, which finishes in milliseconds on 5x5 boards, in under a
-second on most 6x6 boards, and in about a second (median, on an AMD EPYC host) on the
-agent's own 26x26 endgames of 24 to 31 groups; a position it does not finish within
+second on most 6x6 boards, and in a median of about half a second (on an AMD EPYC host) on
+the agent's own 26x26 endgames of 24 to 31 groups; a position it does not finish within
 `cpu` seconds raises TimeoutError.
 
 This module needs no third-party library.
