@@ -5,7 +5,7 @@ lines after the board, fruit digits >= p, a UTF-8 byte order mark. Everything el
 InputError with the line it is about.
 """
 
-from agent.cli_support import file_kind, is_regular_file, without_bom
+from agent.cli_support import file_kind, is_regular_file, plural, without_bom
 from agent.oscalls import getpid, lstat, replace, stat, unlink
 from agent.rules import DIGITS, EMPTY, MAX_SIZE, is_empty
 
@@ -34,14 +34,17 @@ def _line_error(line_no: int, problem: str) -> InputError:
     return InputError(f"line {line_no}: {problem}")
 
 
+def _short_error(lines: int, problem: str) -> InputError:
+    """The text ends too soon: said by its length, since the line it lacks is none of its own."""
+    return InputError(f"only {plural(lines, 'line')}: {problem}" if lines else f"empty: {problem}")
+
+
 def parse_input(text: str) -> GameInput:
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     while lines and lines[-1] == "":
         lines.pop()
     if len(lines) < 3:
-        raise _line_error(
-            len(lines) + 1, f"expected n, p and the remaining time on lines 1-3, found {len(lines)} line(s)"
-        )
+        raise _short_error(len(lines), "expected n, p and the remaining time on lines 1-3")
 
     n = _parse_int(lines[0], 1, "board size n")
     if not 1 <= n <= MAX_SIZE:
@@ -53,7 +56,7 @@ def parse_input(text: str) -> GameInput:
 
     rows = lines[3:]
     if len(rows) < n:
-        raise _line_error(len(rows) + 4, f"expected {n} board rows on lines 4-{n + 3}, found {len(rows)}")
+        raise _short_error(len(lines), f"expected {n} board rows on lines 4-{n + 3}, found {len(rows)}")
     for index, row in enumerate(rows[:n]):  # a bad row first: a blank line within the board is one
         line_no = index + 4
         if len(row) != n:
@@ -186,7 +189,7 @@ def parse_output(text: str, n: int) -> tuple:
     while lines and lines[-1] == "":
         lines.pop()
     if len(lines) != n + 1:
-        raise ValueError(f"expected a move and {n} rows, got {len(lines)} line(s)")
+        raise ValueError(f"expected a move and {n} rows, got {plural(len(lines), 'line')}")
     return lines[0].strip(), tuple(lines[1:])
 
 

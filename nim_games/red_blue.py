@@ -43,6 +43,7 @@ FIRST_ALIASES = {"human": "you"}  # the taught command line's word
 MAX_PILE = 100
 WIN = 1000  # above the longest possible game (2 * MAX_PILE moves)
 POINTS_PER_RED, POINTS_PER_BLUE = 2, 3
+WIDTH = 80  # the columns of the game's own lines, as a log or a pipe takes them
 
 
 class NimState(NamedTuple):
@@ -331,7 +332,8 @@ def print_scoreboard(names: tuple, takes: tuple) -> None:
         red = sum(m.red for m in moves)
         blue = sum(m.blue for m in moves)
         listed = ", ".join(str(m) for m in moves) or "-"
-        print(f"  {name}: {plural(len(moves), 'move')}, took {red} red and {blue} blue ({listed})")
+        line = f"{name}: {plural(len(moves), 'move')}, took {red} red and {blue} blue ({listed})"
+        print(textwrap.fill(line, WIDTH, initial_indent="  ", subsequent_indent="    "))
 
 
 def announcement(game: RedBlueNim, state: NimState, names: tuple) -> str:
@@ -385,7 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         metavar="first",
         type=argument_type(parse_first),
-        help="who moves first: you, computer (default) or random (human, the taught word, is you)",
+        help="who moves first: you, computer (default) or random; human also means you",
     )
     parser.add_argument(
         "depth",

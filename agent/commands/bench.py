@@ -1,5 +1,6 @@
 """`fruit-rage bench [--set NAME] [--positions FILE] [--time-limit S] [--json]`: the search
-benchmark of agent.bench, a line per set and the total node count."""
+benchmark of agent.bench, a line per set, the total node count and why a set has no
+ratio; every line within 80 columns, its diagnostics too."""
 
 from __future__ import annotations
 
@@ -19,15 +20,16 @@ DESCRIPTION = (
     "is searched with agent.search, evaluation none, no late-move reductions: mode exact to the end (the "
     "value must be exact), mode depth to its depth. Prints per set the positions, the nodes, "
     "the process CPU seconds, nodes per second, the reference searcher's CPU for the set "
-    "(measured on another machine, whose processor the table names) and ours over it (2.0x: "
-    "twice as slow, a like-for-like figure only on the reference's processor); then the total "
-    "node count, which changes only when the search does. Every value is checked against the "
-    "file's: a wrong one (or a position not searched within --time-limit, whose set then has "
-    "no ratio) is named on stderr and the exit code is 1. The whole bench takes about 15 s of "
-    "CPU (10 to 30 s, by processor); progress goes to stderr on a terminal."
+    "(measured on another machine, whose processor the table names) and ours over it in two "
+    "significant figures (2.0x: twice as slow, 0.50x: twice as fast; a like-for-like figure "
+    "only on the reference's processor); then the total node count, which changes only when "
+    "the search does, and why a set has no ratio (no reference time, or a search cut short). "
+    "Every value is checked against the file's: a wrong one (or a position not searched within "
+    "--time-limit) is named on stderr and the exit code is 1. The whole bench, 100 positions, "
+    "takes seconds of CPU; progress goes to stderr on a terminal."
 )
 NAME_WIDTH = 22  # a longer set name has a line of its own, the figures under it
-HEADER = f"{'set':<{NAME_WIDTH}} {'pos.':>4} {'nodes':>11} {'CPU s':>8} {'nodes/s':>10} {'ref s':>7} {'ratio':>6}"
+HEADER = f"{'set':<{NAME_WIDTH}} {'pos.':>4} {'nodes':>11} {'CPU s':>8} {'nodes/s':>10} {'ref s':>7} {'ratio':>7}"
 
 
 def add_arguments(parser) -> None:
@@ -61,9 +63,14 @@ def run(args) -> int:
     from agent.bench.processor import this_processor
 
     try:
-        sets = _chosen(read_sets(args.positions), args.sets)
+        sets = read_sets(args.positions)
     except ValueError as error:
-        print(f"{PROGRAM}: {error}", file=sys.stderr)
+        print(f"{PROGRAM}: {error}", file=sys.stderr)  # one line: it names the file whole, for grep
+        return 2
+    try:
+        sets = _chosen(sets, args.sets)
+    except ValueError as error:
+        _complain(str(error))  # wrapped: it lists every set
         return 2
     progress = LineProgress(sys.stderr)
     results = []
@@ -79,13 +86,25 @@ def run(args) -> int:
         return interrupted(PROGRAM, mid_line=progress.shown)
     except MemoryError as error:  # no room for a search's table or move lists
         progress.clear()
-        print(f"{PROGRAM}: out of memory ({error})", file=sys.stderr)
+        _complain(f"out of memory ({error})")
         return 1
-    print(json.dumps(to_dict(results, this_processor())) if args.json else total_line(results), flush=True)
+    if args.json:
+        print(json.dumps(to_dict(results, this_processor())), flush=True)
+    else:
+        print("\n".join([total_line(results), *no_ratio_lines(results)]), flush=True)
     failures = [failure for result in results for failure in result.failures]
     for failure in failures:
-        print(f"{PROGRAM}: {failure}", file=sys.stderr)
+        _complain(str(failure))
     return 1 if failures else 0
+
+
+def _complain(message: str) -> None:
+    """`fruit-rage bench: MESSAGE` on stderr, wrapped to the width, each line after the
+    first indented: the first names the set and the position."""
+    text = textwrap.fill(
+        f"{PROGRAM}: {message}", WIDTH, subsequent_indent="  ", break_on_hyphens=False, break_long_words=False
+    )
+    print(text, file=sys.stderr)
 
 
 def _chosen(sets: list, names) -> list:
@@ -105,8 +124,8 @@ def legend(reference_processor, processor: str) -> list:
     measured = f"on {reference_processor}" if reference_processor else "on a processor the file does not name"
     text = (
         f"pos.: positions; ref s: the reference searcher's CPU seconds, measured {measured}; "
-        f"ratio: CPU s here ({processor}) over ref s, 2.0x twice as slow: across two "
-        "machines, not like for like"
+        f"ratio: CPU s here ({processor}) over ref s, 2.0x twice as slow, 0.50x twice as "
+        "fast: across two machines, not like for like"
     )
     return textwrap.wrap(printable(text), WIDTH, break_on_hyphens=False)
 
@@ -118,7 +137,7 @@ def set_line(result) -> str:
     name = result.bench_set.name
     figures = (
         f"{len(result.positions):>4} {result.nodes:>11,} {result.cpu_s:>8.3f} "
-        f"{rate:>10} {'-' if reference is None else f'{reference:.3f}':>7} {_ratio(result.ratio):>6}"
+        f"{rate:>10} {'-' if reference is None else f'{reference:.3f}':>7} {_ratio(result.ratio):>7}"
     )
     if len(name) > NAME_WIDTH:
         return f"{name}\n{'':<{NAME_WIDTH}} {figures}"
@@ -130,8 +149,21 @@ def total_line(results: list) -> str:
     return f"total: {plural(positions, 'position')}, {sum(result.nodes for result in results):,} nodes"
 
 
+def no_ratio_lines(results: list) -> list:
+    """Why each set whose ratio is `-` has none, wrapped to the width."""
+    lines = []
+    for result in results:
+        if result.ratio_note:
+            text = f"no ratio for {result.bench_set.name}: {result.ratio_note}"  # a name is printable (positions.py)
+            lines += textwrap.wrap(text, WIDTH, subsequent_indent="  ", break_on_hyphens=False)
+    return lines
+
+
 def _ratio(ratio) -> str:
-    return "-" if ratio is None else f"{ratio:.1f}x"
+    """Two significant figures, 0.021x (48 times faster) as well as 1.7x; whole from 10x."""
+    if ratio is None:
+        return "-"
+    return f"{ratio:.0f}x" if ratio >= 9.95 else f"{ratio:#.2g}x"  # from 9.95, #.2g writes "10."
 
 
 def to_dict(results: list, processor: str) -> dict:

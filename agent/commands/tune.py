@@ -89,7 +89,12 @@ def run(args) -> int:
             width,
         ),
         *join_fitting(
-            (f"H0 margin <= {margin0:g}", f"H1 >= {margin1:g}", f"at most {args.games // 2} pairs", f"seed {seed}"),
+            (
+                f"H0 margin <= {margin0:g}",
+                f"H1 >= {margin1:g}",
+                f"at most {plural(args.games // 2, 'pair')}",
+                f"seed {seed}",
+            ),
             width,
         ),
         sep="\n",
@@ -128,7 +133,7 @@ def run(args) -> int:
         return 1
     if at_terminal:
         print(file=sys.stderr)
-    print("\n".join(verdict.stats.lines()))
+    print("\n".join([verdict.stats.score_line(), *verdict.stats.lines()]))
     if verdict.sprt is not None:
         after = f"after {plural(verdict.sprt.pairs, 'pair')}: {verdict.sprt.describe(ended=True)}"
         line = f"SPRT (pair margin) {after}"

@@ -10,6 +10,8 @@ from agent.move.calibration import Calibration
 from agent.move.deepening import mergeable_groups, search_options, think
 from agent.rules import move_name
 
+VERBOSE_WIDTH = 80  # the columns of --verbose's lines, as a log or a pipe takes them
+
 
 class Choice:
     __slots__ = ("name", "next_grid")
@@ -71,10 +73,17 @@ def choose_move(
 
 
 def _print_iteration(iteration, searcher) -> None:
-    pv = " ".join(move_name(cell) for cell in searcher.principal_variation(iteration.depth))
+    """A line an iteration, its principal variation going on indented lines where it
+    passes VERBOSE_WIDTH columns (an endgame's runs to the end of the game)."""
     tag = "exact" if iteration.exact else ("partial" if not iteration.completed else "")
-    print(
+    line = (
         f"depth {iteration.depth:3d}  value {iteration.value:+7d}  nodes {iteration.nodes:10,d}"
-        f"  cpu {time.process_time():7.3f}s  {tag:7s} pv {pv}",
-        file=sys.stderr,
+        f"  cpu {time.process_time():7.3f}s  {tag:7s} pv"
     )
+    for cell in searcher.principal_variation(iteration.depth):
+        name = move_name(cell)
+        if len(line) + 1 + len(name) > VERBOSE_WIDTH:
+            print(line, file=sys.stderr)
+            line = "   "
+        line += " " + name
+    print(line, file=sys.stderr)

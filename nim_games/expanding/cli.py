@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+import textwrap
 from typing import TextIO
 
 from nim_games.console import EXIT_CODES, interrupted, number, plural, printable, reader_left
@@ -16,6 +17,8 @@ from .players import Chooser, ServerSpoke, Tracker, computer_chooser, human_choo
 from .protocol import MAX_NAME_CHARS, ProtocolError
 from .rules import DEFAULT_MAX, DEFAULT_TIME, MAX_STONES, MAX_TIME, MIN_TIME, RULES_TOLD, GameConfig
 from .server import DEFAULT_HOST, DEFAULT_JOIN_TIMEOUT, DEFAULT_PORT, open_listener, play_one_game
+
+WIDTH = 80  # the columns of the game's own lines, as a log or a pipe takes them
 
 _stones = number(int, 1, MAX_STONES)
 _seconds = number(float, MIN_TIME, MAX_TIME, unit="seconds")
@@ -212,16 +215,18 @@ def describe(state: dict, me: str, my_move: bool, out: TextIO) -> None:
 def play_game(client: Client, choose: Chooser, out: TextIO) -> dict:
     """Play one whole game through `client`; returns the final state."""
     tracker = Tracker(client.order, client.init_stones, client.init_resets, client.init_max)
-    out.write(
+    game = (
         f"Game: {plural(client.init_stones, 'stone')}, {plural(client.init_resets, 'reset')} each, "
         f"initial maximum {client.init_max}, {client.game_time:g} s each. "
-        f"You move {'first' if client.order == 0 else 'second'}.\n"
+        f"You move {'first' if client.order == 0 else 'second'}."
     )
+    out.write(textwrap.fill(game, WIDTH) + "\n")
     if client.init_resets:
-        out.write(
+        reset = (
             f"A reset, used with a move, holds your opponent's next move to at most "
-            f"{plural(client.init_max, 'stone')}; after it the limit is back where it was.\n"
+            f"{plural(client.init_max, 'stone')}; after it the limit is back where it was."
         )
+        out.write(textwrap.fill(reset, WIDTH) + "\n")
     state: dict = {"finished": False}
     my_turn = client.order == 0
     for _ in range(2 * client.init_stones + 2):  # every move takes a stone; bounds a bad server

@@ -1,19 +1,25 @@
 """Paired games: records into pairs (in any order, a missing twin left out, records that
 cannot pair refused), and the paired statistics: pentanomial score, Elo, nElo and LOS
-against fastchess's published figures, the pair margins, and the report lines."""
+against fastchess's published figures, the interval when the pairs do not vary, the pair
+margins, and the report, which says each figure once."""
 
 from __future__ import annotations
 
 import math
+import re
 import statistics
 
 import pytest
-from arena_helpers import random_game_record
+from arena_helpers import fruit_rage, random_game_record
 
+from agent.arena.records.reading import read_records
 from agent.arena.stats.margin import MarginStats
 from agent.arena.stats.paired import paired_stats
 from agent.arena.stats.pairs import Pair, PairCollector, pairs_from_records
 from agent.arena.stats.pentanomial import PentanomialStats, pentanomial_counts
+from agent.arena.stats.summary import elo_difference, pair_interval, score_and_elo, wilson_interval
+
+SMALL_GAMES = ("--size", "6", "--types", "3", "--time", "10", "--seed", "3")
 
 
 def game(number, pair, first, winner, score_a, score_b, fault=None) -> dict:
@@ -105,7 +111,8 @@ def test_pentanomial_counts_are_the_pairs_by_points():
 
 
 # fastchess's tests (app/tests/elo_test.cpp, EloPentanomial 1-3): their Stats(ll, ld, wl,
-# dd, wd, ww) as Ptnml(0-2) counts, and Elo, its error, nElo, its error, LOS.
+# dd, wd, ww) as Ptnml(0-2) counts, and Elo, its error, nElo, its error, LOS. The Elo and
+# its error are those of the score and its interval.
 @pytest.mark.parametrize(
     "counts, elo, error, nelo, nelo_error, los",
     [
@@ -116,15 +123,16 @@ def test_pentanomial_counts_are_the_pairs_by_points():
 )
 def test_pentanomial_elo_agrees_with_fastchess(counts, elo, error, nelo, nelo_error, los):
     stats = PentanomialStats.from_counts(counts)
+    low, high = stats.interval
     for value, expected in (
-        (stats.elo, elo),
-        (stats.elo_error, error),
+        (elo_difference(stats.score), elo),
+        ((elo_difference(high) - elo_difference(low)) / 2, error),
         (stats.nelo, nelo),
         (stats.nelo_error, nelo_error),
     ):
         assert value == pytest.approx(expected, rel=0.01)
     if los is not None:
-        assert stats.lines()[2] == f"LOS: {los}"
+        assert stats.lines()[1].endswith(f", LOS: {los}")
 
 
 def test_pentanomial_score_and_los_are_the_mean_pair_score_and_its_normal_tail():
@@ -134,19 +142,33 @@ def test_pentanomial_score_and_los_are_the_mean_pair_score_and_its_normal_tail()
     spread = statistics.pstdev(scores) / math.sqrt(len(scores))
     assert stats.score == pytest.approx(statistics.fmean(scores))
     assert stats.score_error == pytest.approx(1.959964 * spread, rel=1e-6)
+    assert stats.interval == pytest.approx((stats.score - stats.score_error, stats.score + stats.score_error))
     assert stats.los == pytest.approx(statistics.NormalDist().cdf((stats.score - 0.5) / spread))
 
 
-def test_pentanomial_extremes_stay_finite():
-    splits = PentanomialStats.from_counts((0, 0, 12, 0, 0))
-    assert splits.lines()[1:] == [
-        (f"Elo: 0.00 +/- {splits.elo_error:.2f}, nElo: 0.00 +/- {splits.nelo_error:.2f}"),
-        "LOS: 50.00 %",
+@pytest.mark.parametrize("counts", [(0, 0, 12, 0, 0), (0, 0, 0, 0, 12), (5, 0, 0, 0, 0), (0, 0, 0, 1, 0)])
+def test_pairs_that_all_scored_alike_give_no_spread_figures(counts):
+    """Their only spread would be the empty counts' stand-ins: no interval, nElo or LOS
+    of the model; the score's interval is then Wilson's over the pairs."""
+    stats = PentanomialStats.from_counts(counts)
+    assert not stats.varies and stats.interval is None
+    assert stats.lines() == [
+        f"Ptnml(0-2): {list(counts)}",
+        "Every pair scored the same: no spread to give nElo or LOS from",
     ]
-    sweep = PentanomialStats.from_counts((0, 0, 0, 0, 12))
-    assert 1000 < sweep.elo <= 1200 and math.isfinite(sweep.elo_error) and sweep.los > 0.9999
+    pairs = sum(counts)
+    assert pair_interval(stats) == wilson_interval(stats.score * pairs, pairs)
     with pytest.raises(ValueError, match="at least one pair"):
         PentanomialStats.from_counts((0, 0, 0, 0, 0))
+
+
+def test_a_whitewash_s_interval_is_wider_than_the_games_or_the_stand_ins_would_make_it():
+    """Five pairs lost: Wilson's over the 5 pairs, [0, 43%], where Wilson's over the 10
+    games said [0, 28%] and the model's stand-ins [0, 1.7%]."""
+    stats = PentanomialStats.from_counts((5, 0, 0, 0, 0))
+    low, high = pair_interval(stats)
+    assert low == 0 and high == pytest.approx(0.4345, abs=1e-4)
+    assert high > wilson_interval(0, 10)[1] > stats.score + stats.score_error
 
 
 def test_margin_stats_are_the_mean_with_a_normal_interval_and_the_pairs_won():
@@ -155,9 +177,15 @@ def test_margin_stats_are_the_mean_with_a_normal_interval_and_the_pairs_won():
     assert stats.mean == pytest.approx(statistics.fmean(margins))
     assert stats.error == pytest.approx(1.959964 * statistics.stdev(margins) / math.sqrt(8), rel=1e-6)
     assert (stats.won, stats.even, stats.lost) == (4, 2, 2)
+    assert stats.told(" a pair") == f"+6.5 +/- {stats.error:.1f} points a pair (95%)"
     assert MarginStats.from_margins([5]).error == math.inf
     with pytest.raises(ValueError, match="at least one pair"):
         MarginStats.from_margins([])
+
+
+def test_margins_without_a_spread_are_told_without_an_interval():
+    assert MarginStats.from_margins([-552]).told() == "-552.0 points (one pair: no interval)"
+    assert MarginStats.from_margins([8, 8, 8]).told() == "+8.0 points (all alike: no interval)"
 
 
 def test_the_report_lines():
@@ -165,33 +193,52 @@ def test_the_report_lines():
     stats = paired_stats(pairs)
     penta = PentanomialStats.from_counts((0, 1, 2, 0, 1))
     margin = MarginStats.from_margins([10, 40, -16, 0])
+    low, high = penta.interval
+    assert stats.score_line() == (
+        f"Score of A (95%, by pairs): {penta.score:.0%} [{low:.0%}, {high:.0%}], "
+        f"Elo {elo_difference(penta.score):+.0f} [{elo_difference(low):+.0f}, {elo_difference(high):+.0f}]"
+    )
     assert stats.lines() == [
-        f"Pairs: 4, Points: 4.5 of 8 ({penta.score * 100:.2f} % +/- {penta.score_error * 100:.2f})",
+        "Pairs: 4",
         "Ptnml(0-2): [0, 1, 2, 0, 1]",
-        (f"Elo: {penta.elo:.2f} +/- {penta.elo_error:.2f}, nElo: {penta.nelo:.2f} +/- {penta.nelo_error:.2f}"),
-        f"LOS: {penta.los * 100:.2f} %",
+        f"nElo: {penta.nelo:.2f} +/- {penta.nelo_error:.2f}, LOS: {penta.los * 100:.2f} %",
         f"Pair margin (A minus B, both games): +8.5 +/- {margin.error:.1f} points (95%)",
         "Pairs won on total score: A 2, B 1, even 1",
         "Pairs with a game lost on a fault: 1 (their margins as scored until then)",
     ]
     assert paired_stats([]).lines() == ["Pairs: none complete"]
+    assert paired_stats([]).score_line() == "Score: no pair complete"
 
 
 def test_report_lines_fit_80_columns_even_for_extreme_matches():
     sweep = [Pair(1, 2.0, 987_654, False)] * 100_000
     losses = [Pair(n, 0.0, -987_654, True) for n in range(1, 3)]
-    for pairs in (sweep, losses, sweep[:1]):
-        assert all(len(line) <= 80 for line in paired_stats(pairs).lines())
+    mixed = [Pair(n, n % 5 / 2, (-1) ** n * 987_654, True) for n in range(1, 100_000)]
+    for pairs in (sweep, losses, sweep[:1], mixed):
+        stats = paired_stats(pairs)
+        assert all(len(line) <= 80 for line in [stats.score_line(), *stats.lines()])
 
 
-def test_a_whitewash_shows_the_same_elo_in_the_pair_lines_as_in_the_match_table():
-    """A whitewash's Elo is the clamped score's, about -1200: the match table shows it as
-    `<-800`, and so do the pair lines, never a figure beyond the table's limit."""
-    lost = PentanomialStats.from_counts((5, 0, 0, 0, 0))
-    assert lost.elo < -800
-    elo_line = lost.lines()[1]
-    assert elo_line.startswith("Elo: <-800 [<-800, ") and "1199" not in elo_line
-    high = int(elo_line.split("[<-800, ")[1].split("]")[0])
-    assert -800 <= high < 0  # the interval's top as the table shows a bound within the limit
-    won = PentanomialStats.from_counts((0, 0, 0, 0, 5))
-    assert won.lines()[1].startswith("Elo: >+800 [") and won.lines()[1].split("]")[0].endswith(", >+800")
+@pytest.mark.parametrize("games", [2, 10])
+def test_a_paired_match_says_each_figure_once_with_one_interval(tmp_path, games):
+    """The score and Elo are the table's, with the pairs' interval; the lines below it
+    give the counts and the margin, and nothing that one pair cannot give (an infinite
+    margin interval, nElo, LOS)."""
+    out = tmp_path / "games.jsonl"
+    done = fruit_rage(
+        "match", "random", "greedy", "--paired", "--games", games, *SMALL_GAMES, "--in-process", "--out", out
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    pairs = pairs_from_records(read_records(str(out)))
+    stats = PentanomialStats.from_counts(pentanomial_counts(pairs))
+    score, elo = score_and_elo(stats.score, pair_interval(stats))
+    (score_row,) = [line for line in lines if line.startswith("score [95%]")]
+    (elo_row,) = [line for line in lines if line.startswith("Elo [95%]")]
+    assert score_row.split()[2:5] == score.split() and elo_row.split()[2:5] == elo.split()
+    assert [line for line in lines if re.search(r"(?<!n)Elo", line)] == [elo_row]
+    assert not [line for line in lines if re.search(r"% \+/-|Score|Points", line)]  # no score but the table's
+    assert "inf" not in done.stdout
+    if games == 2:
+        assert "nElo:" not in done.stdout and "LOS:" not in done.stdout
+        assert "points (one pair: no interval)" in done.stdout

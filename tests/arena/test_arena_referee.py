@@ -71,7 +71,7 @@ def test_a_sleeping_agent_is_stopped_by_the_watchdog_after_its_clock_and_grace(t
     "script, reason",
     [
         ("crash", "no output.txt (exit code 1: RuntimeError: scripted crash)"),
-        ("garbage", "garbled output.txt: expected a move and 4 rows, got 1 line(s)"),
+        ("garbage", "garbled output.txt: expected a move and 4 rows, got 1 line"),
         ("wrong_board", "wrong board after"),
         ("empty_cell", "is an empty cell"),
         ("fifo_answer", "output.txt is not a regular file (exit code 0)"),  # not a wait for a writer

@@ -98,3 +98,17 @@ def test_an_undecided_tune_says_in_words_what_it_found_and_what_deciding_would_t
     assert "verdict: keep the candidate (H1): the candidate gained" in " ".join(decided.stdout.split())
     pairs = int(re.search(r"SPRT after (\d+) pairs", decided.stdout).group(1))
     assert 0.7 * int(found.group(1)) <= pairs <= int(found.group(1))
+
+
+def test_a_tune_of_one_pair_shows_no_figure_one_pair_cannot_give():
+    """One pair has no spread: no infinite interval of the margin, no nElo or LOS; the
+    score comes with the interval the match table would give it, and the words agree
+    with the count."""
+    done = fruit_rage(
+        "tune", "greedy", "random", "--size", 6, "--types", 3, "--time", 5, "--seed", 1, "--in-process", "--games", 2
+    )
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert "inf" not in text and "nElo:" not in text and "LOS:" not in text
+    assert "Score of A (95%, by pairs): " in text and "points a pair (one pair: no interval)" in text
+    assert "at most 1 pair," in text and "but 1 pair was too few" in text

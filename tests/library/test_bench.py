@@ -1,19 +1,24 @@
 """`fruit-rage bench` and agent.bench: the project's positions read whole, small files made
 here searched with their values checked against the plain rules (agent.rules.negamax_value),
 a wrong value exit 1, a file that is no positions file exit 2, the node total the same
-run after run. The project's own sets take about 15 s of CPU: only one cheap position of
-them is searched here."""
+run after run, and the figures the guides give held to what the command prints. The
+project's own sets take seconds of CPU: they are searched whole by one slow test, which
+holds docs/core-speed.md's node counts to them."""
 
 import json
+import os
+import re
 
 import pytest
 from arena_helpers import fruit_rage
 from fruit_helpers import mid_game
+from paths import PROJECT_ROOT
 
 from agent import rules
 from agent.bench import positions as bench_positions
 from agent.bench import read_sets, run_set
 from agent.bench.processor import this_processor
+from agent.commands.bench import _ratio
 
 FIRST_OF_THE_6X6_SET = 0  # solved in about half a second
 
@@ -45,6 +50,11 @@ def project_position_set() -> dict:
     with open(bench_positions.DEFAULT_PATH, encoding="utf-8") as handle:
         first = json.load(handle)["sets"][0]
     return {**first, "positions": [first["positions"][FIRST_OF_THE_6X6_SET]]}
+
+
+def read_doc(path: str) -> str:
+    with open(os.path.join(PROJECT_ROOT, path), encoding="utf-8") as handle:
+        return handle.read()
 
 
 def write(tmp_path, sets, name="positions.json", **metadata):
@@ -83,13 +93,14 @@ def test_the_command_checks_every_value_and_prints_a_line_a_set(tmp_path):
     assert done.returncode == 0, done.stderr
     lines = table(done.stdout)
     assert lines[0].split() == ["set", "pos.", "nodes", "CPU", "s", "nodes/s", "ref", "s", "ratio"]
-    rows = {line.split()[0]: line.split() for line in lines[1:-1]}
+    end = next(k for k, line in enumerate(lines) if line.startswith("total: "))
+    rows = {line.split()[0]: line.split() for line in lines[1:end]}
     assert set(rows) == {"small-exact", "small-depth2", "exact-6x6-full"}
     assert rows["small-exact"][1] == "3" and rows["small-depth2"][1] == "2" and rows["exact-6x6-full"][1] == "1"
     assert rows["small-depth2"][-2:] == ["-", "-"]  # no reference time given: no ratio
     assert rows["small-exact"][-1].endswith("x")
     total = sum(int(row[2].replace(",", "")) for row in rows.values())
-    assert lines[-1] == f"total: 6 positions, {total:,} nodes"
+    assert lines[end] == f"total: 6 positions, {total:,} nodes"
     assert done.stderr == ""
 
 
@@ -118,8 +129,8 @@ def test_a_wrong_value_is_named_and_exits_1(tmp_path):
     wrong["positions"][1]["value"] = right + 2
     done = fruit_rage("bench", "--positions", write(tmp_path, [wrong]))
     assert done.returncode == 1
-    assert done.stderr == (
-        f"fruit-rage bench: with-a-wrong-value position 2: the search's value is {right}, the file's {right + 2}\n"
+    assert done.stderr == (  # wrapped in 80 columns
+        f"fruit-rage bench: with-a-wrong-value position 2: the search's value is {right}, the\n  file's {right + 2}\n"
     )
     assert table(done.stdout)[1].startswith("with-a-wrong-value")  # the set's figures are still shown
 
@@ -249,6 +260,66 @@ def test_numbers_json_does_not_have_and_files_too_large_are_refused(tmp_path, mo
         read_sets(str(big))
 
 
-def test_the_help_says_how_long_the_bench_takes():
+def test_the_help_and_the_guide_say_how_big_the_bench_is_as_it_prints_it():
+    """Its positions, as the total line counts them, and no CPU figure, which is the
+    processor's (the guides give none either)."""
+    positions = sum(len(bench_set.positions) for bench_set in read_sets())
     shown = " ".join(fruit_rage("bench", "--help").stdout.split())
-    assert "minutes" not in shown and "about 15 s of CPU" in shown
+    commands = read_doc("docs/commands.md")
+    guide = " ".join(
+        commands[commands.index("### `fruit-rage bench`") : commands.index("### `fruit-rage calibrate`")].split()
+    )
+    for text in (shown, guide):
+        assert f"The whole bench, {positions} positions, takes seconds of CPU" in text
+        assert not re.search(r"\d s of CPU", text)
+
+
+def test_the_ratio_has_two_significant_figures():
+    """0.033 s against 1.552 s is 0.021x (48 times as fast), not 0.0x."""
+    assert [_ratio(r) for r in (0.033 / 1.552, 0.58, 0.1, 1.104, 9.96, 123.4, None)] == [
+        "0.021x",
+        "0.58x",
+        "0.10x",
+        "1.1x",
+        "10x",
+        "123x",
+        "-",
+    ]
+
+
+def test_a_set_without_a_reference_time_says_so_below_the_total(tmp_path):
+    done = fruit_rage("bench", "--positions", write(tmp_path, [exact_set(), depth_set()]))
+    assert done.returncode == 0, done.stderr
+    lines = table(done.stdout)
+    total = next(k for k, line in enumerate(lines) if line.startswith("total: "))
+    assert lines[total + 1 :] == ["no ratio for small-depth2: the positions file gives no reference time"]
+
+
+@pytest.fixture(scope="module")
+def project_bench() -> dict:
+    """`fruit-rage bench --json` of the project's own sets, every one (seconds of CPU)."""
+    done = fruit_rage("bench", "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.slow
+def test_the_speed_guide_gives_the_node_counts_bench_prints(project_bench):
+    """docs/core-speed.md's table of the sets, its total, and the exact sets' node counts
+    in its account of free singles are those of the bench run here."""
+    guide = read_doc("docs/core-speed.md")
+    bench_part = guide[guide.index("\n## Bench\n") : guide.index("\n## The agent's own search\n")]
+    rows = [line.strip("|").split("|") for line in bench_part.splitlines() if line.startswith("| ")][1:]
+    printed = {s["name"]: s for s in project_bench["sets"]}
+    assert [row[0].strip() for row in rows] == list(printed)
+    for name, positions, nodes, reference in (map(str.strip, row) for row in rows):
+        got = printed[name]
+        assert (int(positions), int(nodes.replace(",", ""))) == (got["positions"], got["nodes"]), name
+        assert reference == ("none" if got["reference_cpu_s"] is None else f"{got['reference_cpu_s']:.3f}"), name
+    count = sum(s["positions"] for s in project_bench["sets"])
+    assert f"Total: {count} positions, {project_bench['nodes']:,} nodes." in bench_part
+    told = " ".join(guide.split())
+    for name in ("exact-6x6-full", "exact-8x8-endgames", "exact-26x26-endgames"):
+        assert re.search(rf"to {printed[name]['nodes']:,} \({name}\)", told), name
+    selfplay = printed["exact-26x26-selfplay"]["nodes"]
+    assert f"--set exact-26x26-selfplay` searches ten of the positions of 20-23 groups: {selfplay:,} nodes" in told

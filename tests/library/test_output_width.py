@@ -5,19 +5,21 @@ real runs: bench, match, tournament, tune, tune-eval, analyse, audit, phases, re
 perft and play, with agent names long enough to need wrapping.
 
 Each command runs as a program with stdout a pipe and COLUMNS unset, as in a log or a
-pipe to `less`. A diagnostic on stderr (`fruit-rage bench: SET position K: ...`) is one
-line whatever its length, so that grep finds it whole; every other line must fit."""
+pipe to `less`. A diagnostic on stderr (`fruit-rage match: ...`) is one line whatever its
+length, so that grep finds it whole, but bench's, which wrap with the line that names the
+set and the position first; every other line must fit."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
 import pytest
-from paths import PROJECT_ROOT
+from paths import PROJECT_ROOT, SAMPLES
 
 from agent import rules
 from agent.commands.cli import SUBCOMMANDS
@@ -61,13 +63,14 @@ def fruit_rage(folder, *argv, stdin_text: str = "") -> subprocess.CompletedProce
     return run(folder, "-m", "agent", *argv, stdin_text=stdin_text)
 
 
-def assert_fits(done: subprocess.CompletedProcess, what: str) -> None:
-    """Every line of stdout and stderr within WIDTH columns, but diagnostics."""
-    assert done.stdout.strip(), (what, done.stderr)
+def assert_fits(done: subprocess.CompletedProcess, what: str, diagnostics_too: bool = False) -> None:
+    """Every line of stdout and stderr within WIDTH columns, but diagnostics (with them when
+    `diagnostics_too`)."""
+    assert done.stdout.strip() or diagnostics_too, (what, done.stderr)
     for stream, text in (("stdout", done.stdout), ("stderr", done.stderr)):
         lines = (
             text.splitlines()
-            if stream == "stdout"
+            if stream == "stdout" or diagnostics_too
             else [line for line in text.splitlines() if not DIAGNOSTIC.match(line)]
         )
         wide = [line for line in lines if len(line) > WIDTH]
@@ -106,7 +109,8 @@ def test_every_nim_help_fits(tmp_path, script):
 
 def test_bench_fits(tmp_path):
     """The project's quickest set, and a set of a long name (its figures go on a line of
-    their own) whose searches do not finish (no ratio)."""
+    their own) whose searches do not finish (no ratio): its diagnostics fit too, and so
+    does the list of the sets when a name is not one of them."""
     grid = rules.random_board(3, 5, 3)
     long_name = "a-set-whose-name-is-longer-than-its-column"
     positions = tmp_path / "positions.json"
@@ -130,7 +134,29 @@ def test_bench_fits(tmp_path):
     assert_fits(fruit_rage(tmp_path, "bench", "--positions", positions), "bench --positions")
     done = fruit_rage(tmp_path, "bench", "--positions", positions, "--time-limit", "1e-9")
     assert done.returncode == 1 and long_name in done.stdout
-    assert_fits(done, "bench --time-limit")
+    assert done.stderr.startswith(f"fruit-rage bench: {long_name} position 1: not\n  searched to depth 2")
+    assert_fits(done, "bench --time-limit", diagnostics_too=True)
+    done = fruit_rage(tmp_path, "bench", "--set", "nosuch")
+    assert done.returncode == 2 and done.stderr.startswith("fruit-rage bench: no set named 'nosuch'; the sets:")
+    assert "depth7-10x10-full" in done.stderr
+    assert_fits(done, "bench --set nosuch", diagnostics_too=True)
+
+
+def test_a_move_s_verbose_lines_fit(tmp_path):
+    """An iteration's principal variation goes on lines of its own where it would pass
+    the width: depth 6 of a 26x26 middle game lists six moves."""
+    shutil.copy(os.path.join(SAMPLES, "13-size26-p9-midgame", "input.txt"), tmp_path / "input.txt")
+    done = fruit_rage(tmp_path, "move", "--verbose", "--depth", "6")
+    assert done.returncode == 0 and "depth   6" in done.stderr, done.stderr
+    assert max(map(len, done.stderr.splitlines())) <= WIDTH, done.stderr
+
+
+def test_the_nim_games_own_lines_fit(tmp_path):
+    """A demonstration's scoreboard lists every move: it wraps."""
+    demo = "import sys; from nim_games.red_blue import main; sys.exit(main(['20', '20', '--demo']))"
+    done = run(tmp_path, "-c", demo)
+    assert done.returncode == 0 and "Scoreboard:" in done.stdout, done.stderr
+    assert_fits(done, "red-blue-nim --demo")
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 from paths import PROJECT_ROOT, SAMPLES
@@ -115,6 +116,37 @@ def test_the_docs_name_only_files_that_exist():
     for doc in ["README.md", ".ci/run", *project_files("docs/*.md")]:  # not CHANGELOG.md: history
         for path in named.findall(read(doc)):
             assert os.path.exists(os.path.join(PROJECT_ROOT, path.rstrip(".,;:"))), (doc, path)
+
+
+def github_anchors(path: str) -> set:
+    """The anchors GitHub gives the headings of the markdown file at `path`: the text as
+    shown, lowercased, every character but letters, digits, `_`, `-` and spaces dropped,
+    spaces made hyphens; a repeated one takes -1, -2 (github-slugger, which GitHub's pages
+    use; Sphinx's myst-parser makes the same, and docutils' forms beside them)."""
+    anchors: set = set()
+    seen: Counter = Counter()
+    fenced = False
+    for line in read(path).splitlines():
+        fenced ^= line.startswith("```")
+        heading = re.match(r"#{1,6} (.*)", line)
+        if heading and not fenced:
+            shown = re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", heading.group(1)).replace("`", "")
+            slug = re.sub(r"[^\w\- ]", "", shown.strip().lower()).replace(" ", "-")
+            anchors.add(f"{slug}-{seen[slug]}" if seen[slug] else slug)
+            seen[slug] += 1
+    return anchors
+
+
+def test_every_link_to_a_heading_names_the_anchor_github_gives_it():
+    """A link to `#anchor` of a markdown page works on GitHub as well as in the Sphinx
+    build: GitHub makes only its own form (`opponent---opponent-greedy` for the heading
+    `opponent (--opponent greedy)`), where docutils' (`opponent-opponent-greedy`) works
+    in Sphinx alone."""
+    for doc in ["README.md", "CHANGELOG.md", *project_files("docs/*.md", "docs/*/*.md")]:
+        for target, anchor in re.findall(r"\]\(([^()#\s]*)#([^()\s]+)\)", read(doc)):
+            page = os.path.normpath(os.path.join(os.path.dirname(doc), target)) if target else doc
+            if page.endswith(".md"):
+                assert anchor in github_anchors(page), (doc, target, anchor)
 
 
 def test_the_user_guides_are_short_and_leave_the_research_narrative_to_the_logs():

@@ -47,7 +47,6 @@ def test_digits_at_or_above_p_are_accepted():
 @pytest.mark.parametrize(
     "text, fragment",
     [
-        ("", "found 0 line"),
         ("x\n2\n1\n", "line 1: board size n must be an integer"),
         ("0\n2\n1\n", "line 1: board size n must be 1..26"),
         ("27\n2\n1\n", "line 1: board size n must be 1..26"),
@@ -59,7 +58,6 @@ def test_digits_at_or_above_p_are_accepted():
         ("2\n2\nnan\n00\n00\n", "line 3: remaining time must be a positive number"),
         ("3\n2\n1\n000\n00\n000\n", "line 5: board row has 2 characters, expected 3"),
         ("3\n2\n1\n000\n0000\n000\n", "line 5: board row has 4 characters, expected 3"),
-        ("3\n2\n1\n000\n000\n", "expected 3 board rows on lines 4-6, found 2"),
         ("2\n2\n1\n0a\n00\n", "line 4: column 2: 'a' is neither a digit nor '*'"),
         ("2\n2\n1\n0.\n00\n", "line 4: column 2: '.' is neither a digit nor '*'"),
         ("2\n2\n1\n**\n**\n", "the board is empty"),
@@ -68,8 +66,6 @@ def test_digits_at_or_above_p_are_accepted():
         ("3\n2\n1\n000\n\n000\n000\n", "line 5: board row has 0 characters, expected 3"),
         ("2\n2\n1\n\u0663\u0663\n00\n", "neither a digit"),
         ("2\n2\n1\n00\n00\n\n\nxx\n", "line 8: unexpected text after the 2 board rows: 'xx'"),
-        ("2\n2\n", "line 3: expected n, p and the remaining time"),
-        ("3\n2\n1\n000\n000\n", "line 6: expected 3 board rows"),
         ("2\n1_0\n1\n00\n00\n", "line 2: number of fruit types p must be an integer, got '1_0'"),
         ("2\n\u0663\n1\n00\n00\n", "line 2: number of fruit types p must be an integer"),
         ("1_0\n2\n1\n", "line 1: board size n must be an integer"),
@@ -81,6 +77,23 @@ def test_bad_input_is_rejected_with_the_line(text, fragment):
     with pytest.raises(InputError) as caught:
         parse_input(text)
     assert fragment in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "empty: expected n, p and the remaining time on lines 1-3"),
+        ("\n\n", "empty: expected n, p and the remaining time on lines 1-3"),
+        ('{"game": 1}\n', "only 1 line: expected n, p and the remaining time on lines 1-3"),
+        ("2\n2\n", "only 2 lines: expected n, p and the remaining time on lines 1-3"),
+        ("3\n2\n1\n000\n000\n", "only 5 lines: expected 3 board rows on lines 4-6, found 2"),
+        ("3\n2\n1\n000\n000\n\n\n", "only 5 lines: expected 3 board rows on lines 4-6, found 2"),
+    ],
+)
+def test_a_text_that_ends_too_soon_is_told_by_its_length_not_by_a_line_it_lacks(text, message):
+    with pytest.raises(InputError) as caught:
+        parse_input(text)
+    assert str(caught.value) == message
 
 
 def test_output_round_trip_and_atomic_write(tmp_path):

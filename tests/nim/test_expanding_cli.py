@@ -270,7 +270,10 @@ def test_whole_session_as_processes(tmp_path):
     assert computer.returncode == 0 and "You win" in computer.stdout
     assert human.returncode == 0 and "Traceback" not in human_err
     assert "Game over. You lose: cpu took the last stone" in human_out
-    assert "A reset, used with a move, holds your opponent's next move to at most 3 stones" in human_out
+    told = " ".join(human_out.split())
+    assert "A reset, used with a move, holds your opponent's next move to at most 3 stones" in told
+    opening = human_out[: human_out.index("Your move")]  # what the game is, before the first prompt
+    assert max(map(len, opening.splitlines())) <= 80  # a log's lines, or a pipe's
     # the server's window shows the game as it goes
     assert "Player 0 (moves first): alice" in server_out and "alice took 1; limit 3;" in server_out
     log = (tmp_path / "game-log.txt").read_text()

@@ -360,6 +360,14 @@ def test_who_moves_first_in_the_project_words_and_the_taught_ones(monkeypatch, c
     assert f"First to move: {first}." in out
 
 
+def test_the_help_says_plainly_that_human_means_you(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "who moves first: you, computer (default) or random; human also means you" in shown
+    assert "taught" not in shown
+
+
 @pytest.mark.parametrize("drawn, first", [("you", "You"), ("computer", "Computer")])
 def test_random_first_player_is_drawn_and_said(monkeypatch, capsys, drawn, first):
     monkeypatch.setattr("nim_games.red_blue.random.choice", lambda options: drawn)

@@ -243,6 +243,95 @@ def test_a_recorded_match_is_stepped_through_with_its_margin_chart(browser, serv
         wait(browser, lambda: replay_step(browser) == 0)
 
 
+# Clicks the buttons of the ids arguments[0], one every arguments[1] ms, every animation
+# the page starts kept in window.started; done(whether one was running at the second click).
+CLICKS = """
+const [ids, gap, done] = arguments;
+window.started = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  const animation = animate.apply(this, args);
+  window.started.push(animation);
+  return animation;
+};
+let moving = false;
+ids.forEach((id, k) => setTimeout(() => {
+  if (k === 1) moving = window.started.some((animation) => animation.playState === 'running');
+  document.getElementById(id).click();
+  if (k === ids.length - 1) done(moving);
+}, k * gap));
+"""
+# done() once every animation started has ended or been cancelled (idle: its finished
+# promise is a new one, which never settles), and those its end started too, on a board
+# since drawn again as well, where document.getAnimations() no longer sees them.
+SETTLED = """
+const done = arguments[0];
+(async () => {
+  for (let seen = -1; seen !== window.started.length;) {
+    seen = window.started.length;
+    const running = window.started.filter((animation) => animation.playState !== 'idle');
+    await Promise.allSettled(running.map((animation) => animation.finished));
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  }
+  done();
+})();
+"""
+
+
+def open_the_recorded_match(driver, server) -> None:
+    open_page(driver, server)
+    driver.find_element(By.ID, "tab-replay").click()
+    Select(driver.find_element(By.ID, "record-name")).select_by_value("match.jsonl")
+    driver.find_element(By.CSS_SELECTOR, "#open-record button").click()
+    wait(driver, lambda: driver.find_element(By.ID, "replay").get_attribute("data-step") == "0")
+
+
+@pytest.mark.parametrize(
+    "clicks, gap_ms, step",
+    [(["step-next"] * 3, 150, 3), (["step-next"] * 3, 0, 3), (["step-next", "step-back"], 100, 0)],
+)
+def test_every_replay_click_counts_however_fast(browser, server, records_dir, clicks, gap_ms, step):
+    """Clicks that come while a move is animated each count: the board ends on the
+    position they add up to, with its move's text."""
+    (record, _) = read_records(str(records_dir / "match.jsonl"))
+    open_the_recorded_match(browser, server)
+    assert browser.execute_async_script(CLICKS, clicks, gap_ms)  # the clicks came during an animation
+    browser.execute_async_script(SETTLED)
+    assert replay_step(browser) == step
+    board = Board(record["board"], record["types"])
+    for move in [move for move in record["moves"] if not move.get("fault")][:step]:
+        board, _ = board.play(Move.from_name(move["move"]))
+    assert browser.execute_script(READ_BOARD, "#replay-board") == list(board.rows)
+    shown = browser.find_element(By.ID, "replay-step").text
+    assert shown.startswith(f"Move {step} of ") if step else shown.startswith("Start: ")
+
+
+def test_the_records_list_names_no_file_while_another_is_on_screen(browser, server, records_dir, tmp_path):
+    """A file uploaded after one opened from the server's list: the list then shows no
+    file (and Open needs one chosen), and the file chooser none once the list's is back."""
+    uploaded = tmp_path / "uploaded.jsonl"
+    uploaded.write_text((records_dir / "match.jsonl").read_text())
+    open_the_recorded_match(browser, server)
+    browser.find_element(By.ID, "record-upload").send_keys(str(uploaded))
+    wait(browser, lambda: browser.find_element(By.ID, "replay-file").text == "uploaded.jsonl: 2 games")
+    assert browser.execute_script("return document.getElementById('record-name').selectedIndex") == -1
+    assert not browser.execute_script("return document.getElementById('open-record').checkValidity()")
+    Select(browser.find_element(By.ID, "record-name")).select_by_value("match.jsonl")
+    browser.find_element(By.CSS_SELECTOR, "#open-record button").click()
+    wait(browser, lambda: browser.find_element(By.ID, "replay-file").text == "match.jsonl: 2 games")
+    assert browser.find_element(By.ID, "record-upload").get_attribute("value") == ""
+
+
+def test_the_clock_rounds_to_a_tenth_and_never_shows_sixty_seconds(browser, server):
+    open_page(browser, server)
+    shown = browser.execute_async_script(
+        "const done = arguments[0];"
+        "import('/static/js/play.js').then(({formatClock}) =>"
+        " done([59.94, 59.96, 60, 61.25, 119.96, 600.04, 0.04, -1].map(formatClock)));"
+    )
+    assert shown == ["59.9 s", "1:00.0", "1:00.0", "1:01.3", "2:00.0", "10:00.0", "0.0 s", "0.0 s"]
+
+
 def test_a_recorded_match_plays_through_and_pauses(browser, server):
     open_page(browser, server)
     browser.find_element(By.ID, "tab-replay").click()

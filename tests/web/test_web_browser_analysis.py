@@ -7,6 +7,7 @@ findings beside it (tests/browser_helpers.py says where)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -289,8 +290,11 @@ def test_a_long_analysis_cancelled_from_the_page_stops_its_worker_within_a_secon
     element(browser, "analyse").click()
     wait(browser, lambda: float(element(browser, "analysis-progress").get_attribute("value") or 0) > 0)
     shown = browser.execute_script("return window.statusTexts;")
-    assert any(text.startswith("Searching position ") for text in shown), shown
-    assert not [text for text in shown if " 0 of 0" in text], shown
+    # the moves are counted as judged, of the game's moves
+    moves = int(element(browser, "replay").get_attribute("data-moves"))
+    counts = [tuple(map(int, found)) for text in shown for found in re.findall(r"(\d+) of (\d+)", text)]
+    assert any(text.startswith("Judging the moves from the end of the game back: ") for text in shown), shown
+    assert counts and all(total == moves and judged <= moves for judged, total in counts), (moves, shown)
     (worker,) = set(children(server_pid)) - before
     element(browser, "analysis-cancel").click()
     cancelled_at = time.monotonic()

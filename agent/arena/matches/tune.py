@@ -20,6 +20,7 @@ from agent.arena.processes.referee_clock import COMPETITION_CLOCK, RefereeClock
 from agent.arena.stats.paired import PairedStats, paired_stats
 from agent.arena.stats.pairs import PairCollector
 from agent.arena.stats.sprt import MarginSprt, SprtResult
+from agent.cli_support import plural
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ class GateResult:
             return "none: not one pair of games was completed"
         margin = self.stats.margin
         assert margin is not None  # a pair was completed
-        gained = f"the candidate gained {margin.mean:+.1f} +/- {margin.error:.1f} points a pair (95%)"
+        gained = f"the candidate gained {margin.told(' a pair')}"
         if self.sprt.verdict == "H1":
             return f"keep the candidate (H1): {gained}"
         if self.sprt.verdict == "H0":
@@ -69,7 +70,8 @@ class GateResult:
             pairs = self.pairs_to_decide
             needed = f"at this mean and spread it would take about {pairs:,} pairs (--games {2 * pairs:,})"
         return (
-            f"none: {gained}, but {self.sprt.pairs} pairs were too few for the test to tell "
+            f"none: {gained}, but {plural(self.sprt.pairs, 'pair')} {'was' if self.sprt.pairs == 1 else 'were'} "
+            "too few for the test to tell "
             f"H0 (<= {self.sprt.h0:g}) from H1 (>= {self.sprt.h1:g}) at the error rates asked; {needed}"
         )
 

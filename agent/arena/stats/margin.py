@@ -22,7 +22,7 @@ Z_95 = NormalDist().inv_cdf(0.975)
 class MarginStats:
     pairs: int
     mean: float  # A's points minus B's, over a pair
-    error: float  # half-width of the 95% interval (normal); infinite below 2 pairs
+    error: float  # half-width of the 95% interval (normal); infinite below 2 pairs, 0 when they are alike
     won: int  # pairs where A scored more over both games
     even: int
     lost: int
@@ -43,9 +43,19 @@ class MarginStats:
             lost=int((values < 0).sum()),
         )
 
+    def told(self, per: str = "") -> str:
+        """The mean with its 95% interval, `+4.3 +/- 5.6 points{per} (95%)`, or, when the
+        margins have no spread to give one from, why there is none."""
+        mean = f"{self.mean:+.1f} points{per}"
+        if self.pairs < 2:
+            return f"{mean} (one pair: no interval)"
+        if self.error == 0:  # exactly: the margins are whole numbers, all alike
+            return f"{mean} (all alike: no interval)"
+        return f"{self.mean:+.1f} +/- {self.error:.1f} points{per} (95%)"
+
     def lines(self) -> list:
         return [
-            (f"Pair margin (A minus B, both games): {self.mean:+.1f} +/- {self.error:.1f} points (95%)"),
+            f"Pair margin (A minus B, both games): {self.told()}",
             f"Pairs won on total score: A {self.won}, B {self.lost}, even {self.even}",
         ]
 

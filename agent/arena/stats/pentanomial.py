@@ -1,9 +1,12 @@
 """The pentanomial model of a paired match (fishtest, fastchess): each pair scores 0, 1/2,
 1, 3/2 or 2 game points for A, and the match is summed up by the five counts.
 
-From the counts: A's score per game with a 95% interval, the logistic Elo and normalized
-Elo it implies, the likelihood of superiority (LOS), and the generalized log-likelihood
-ratio that the sequential test (agent.arena.stats.sprt) compares with its bounds.
+From the counts: A's score per game with a 95% interval (the match table shows it, with
+its logistic Elo), the normalized Elo, the likelihood of superiority (LOS), and the
+generalized log-likelihood ratio that the sequential test (agent.arena.stats.sprt)
+compares with its bounds. The figures of the spread (the interval, nElo, LOS) are the
+pairs' only when they vary: pairs that all scored alike leave the empty counts'
+stand-ins as the whole spread, and none of them is given.
 
 Sources: fishtest server/fishtest/stats/stat_util.py (get_elo) and LLRcalc.py
 (LLR_logistic, MLE_expected); fastchess elo_pentanomial.cpp and sprt.cpp; the theory is
@@ -16,10 +19,9 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Optional
 
 import numpy as np
-
-from agent.arena.stats.summary import ELO_SHOWN_LIMIT, format_elo
 
 PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
 # A pair's score per game, the scale that Elo is defined on.
@@ -28,9 +30,6 @@ PAIR_SCORES = np.array(PAIR_POINTS) / 2
 # that a small match has no zero variance and no cell the likelihood ratio cannot move.
 # fishtest regularizes its score too; here the score stays the points actually scored.
 EMPTY_COUNT = 1e-3
-# Scores are clamped to [SCORE_CLAMP, 1 - SCORE_CLAMP] before conversion (fishtest's
-# elo()), so that a whitewash shows +-1200 Elo instead of infinity.
-SCORE_CLAMP = 1e-3
 NELO_PER_T = 800 / math.log(10)  # normalized Elo per unit of t = (score - 1/2) / sigma
 Z_95 = NormalDist().inv_cdf(0.975)
 # Halvings of the secular equation's bracket (width >= 4): enough for double precision.
@@ -45,12 +44,6 @@ def pentanomial_counts(pairs: Iterable) -> tuple:
     return tuple(counts)
 
 
-def logistic_elo(score: float) -> float:
-    """The Elo difference that makes `score` (per game) the expected score."""
-    score = min(max(score, SCORE_CLAMP), 1 - SCORE_CLAMP)
-    return -400 * math.log10(1 / score - 1)
-
-
 def elo_score(elo):
     """The expected score per game at a logistic Elo difference (scalar or array)."""
     return 1 / (1 + 10 ** (-np.asarray(elo, dtype=float) / 400))
@@ -61,8 +54,6 @@ class PentanomialStats:
     counts: tuple  # pairs scoring 0, 1/2, 1, 3/2, 2 game points for A
     score: float  # A's score per game
     score_error: float  # half-width of its 95% interval
-    elo: float  # logistic Elo of A over B
-    elo_error: float  # half-width of the 95% interval, in Elo
     nelo: float  # normalized Elo: the score's distance from 1/2 in standard deviations
     nelo_error: float
     los: float  # likelihood of superiority: P(A is stronger), 0..1
@@ -89,27 +80,32 @@ class PentanomialStats:
             counts=tuple(counts),
             score=score,
             score_error=Z_95 * spread,
-            elo=logistic_elo(score),
-            elo_error=(logistic_elo(high) - logistic_elo(low)) / 2,
             nelo=nelo(score),
             nelo_error=(nelo(high) - nelo(low)) / 2,
             los=NormalDist().cdf((score - 0.5) / spread),
         )
 
+    @property
+    def varies(self) -> bool:
+        """Whether the pairs scored differently: only then do they have a spread of their
+        own, and the interval, nElo and LOS mean something (one pair never varies)."""
+        return sum(1 for count in self.counts if count) > 1
+
+    @property
+    def interval(self) -> Optional[tuple]:
+        """A's score per game, its 95% interval within [0, 1]; None when the pairs do not vary."""
+        if not self.varies:
+            return None
+        return max(0.0, self.score - self.score_error), min(1.0, self.score + self.score_error)
+
     def lines(self) -> list:
-        """fastchess's report lines; an Elo beyond the match table's limit (a whitewash's
-        +-1200 from the clamped score) is shown as that table shows it, `<-800 [<-800, -952]`."""
-        counts = ", ".join(map(str, self.counts))
-        if abs(self.elo) > ELO_SHOWN_LIMIT:
-            low, high = (logistic_elo(self.score + sign * self.score_error) for sign in (-1, 1))
-            elo = f"{format_elo(self.elo)} [{format_elo(low)}, {format_elo(high)}]"
-        else:
-            elo = f"{two_decimals(self.elo)} +/- {two_decimals(self.elo_error)}"
-        return [
-            f"Ptnml(0-2): [{counts}]",
-            f"Elo: {elo}, nElo: {two_decimals(self.nelo)} +/- {two_decimals(self.nelo_error)}",
-            f"LOS: {two_decimals(self.los * 100)} %",
-        ]
+        """The counts, and fastchess's nElo and LOS when the pairs vary; A's score and
+        Elo are the match table's (agent.arena.stats.summary), said there."""
+        counts = f"Ptnml(0-2): [{', '.join(map(str, self.counts))}]"
+        if not self.varies:
+            return [counts, "Every pair scored the same: no spread to give nElo or LOS from"]
+        nelo = f"nElo: {two_decimals(self.nelo)} +/- {two_decimals(self.nelo_error)}"
+        return [counts, f"{nelo}, LOS: {two_decimals(self.los * 100)} %"]
 
 
 def two_decimals(value: float) -> str:

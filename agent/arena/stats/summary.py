@@ -1,5 +1,8 @@
-"""Match statistics: score rate with a 95% Wilson interval, the Elo difference it implies,
-a per-agent summary table of the recorded games, results by colour, and paired boards."""
+"""Match statistics: score rate with a 95% interval, the Elo difference it implies, a
+per-agent summary table of the recorded games, results by colour, and paired boards.
+
+The interval is Wilson's over the games, or in a paired match that of the pairs
+(pair_interval): a board played twice gives two games that are not independent."""
 
 from __future__ import annotations
 
@@ -43,6 +46,25 @@ def format_elo(value: float) -> str:
     return f"{round(value):+d}"  # an int: no "-0"
 
 
+def pair_interval(stats) -> tuple:
+    """The 95% interval of A's score per game over pairs (a PentanomialStats): the
+    pentanomial model's when the pairs vary; pairs that all scored alike show no spread
+    to go on, and it is then Wilson's over the pairs, which takes at every score rate the
+    largest spread a score between 0 and 1 can have."""
+    pairs = sum(stats.counts)
+    return stats.interval or wilson_interval(stats.score * pairs, pairs)
+
+
+def score_and_elo(rate: float, interval: tuple) -> tuple:
+    """The score `rate` and its Elo as the reports show them, each with the 95%
+    `interval` (low, high) of the rate."""
+    low, high = interval
+    return (
+        f"{rate:.0%} [{low:.0%}, {high:.0%}]",
+        f"{format_elo(elo_difference(rate))} [{format_elo(elo_difference(low))}, {format_elo(elo_difference(high))}]",
+    )
+
+
 @dataclass(frozen=True)
 class AgentSummary:
     label: str
@@ -63,10 +85,6 @@ class AgentSummary:
     @property
     def score_rate(self) -> float:
         return (self.wins + self.draws / 2) / self.games if self.games else 0.0
-
-    @property
-    def interval(self) -> tuple:
-        return wilson_interval(self.wins + self.draws / 2, self.games)
 
 
 def summarise(records, side: str) -> AgentSummary:
@@ -129,26 +147,41 @@ ROW_NAMES = (
 
 def report_table(records, width: int = 80) -> str:
     """The per-agent table, laid out in `width` columns: a column for A and one for B, a
-    row for each figure; a match on the wall clock (`--clock wall`) says so in its last."""
+    row for each figure; a match on the wall clock (`--clock wall`) says so in its last.
+    In a paired match the score and Elo are those of the complete pairs."""
     from agent.arena.terminal.tables import new_table, render
 
     summaries = [summarise(records, side) for side in ("A", "B")]
+    if records and all("pair" in record for record in records):
+        scores = _pair_scores(records)
+    else:
+        scores = [(s.score_rate, wilson_interval(s.wins + s.draws / 2, s.games)) for s in summaries]
     table = new_table("", *(f"{side}: {s.label}" for side, s in zip("AB", summaries)))
     names = ROW_NAMES[:-1] + (("wall time a move",) if any(s.wall for s in summaries) else ROW_NAMES[-1:])
-    for name, *cells in zip(names, *(_column(s) for s in summaries)):
+    for name, *cells in zip(names, *(_column(s, score) for s, score in zip(summaries, scores))):
         table.add_row(name, *cells)
     return render(table, width)
 
 
-def _column(s: AgentSummary) -> tuple:
-    low, high = s.interval
+def _pair_scores(records) -> list:
+    """A's and B's score per game over the complete pairs, each with its interval; a rate
+    of None without a complete pair."""
+    from agent.arena.stats.pairs import pairs_from_records
+    from agent.arena.stats.pentanomial import PentanomialStats, pentanomial_counts
+
+    pairs = pairs_from_records(records)
+    if not pairs:
+        return [(None, None), (None, None)]
+    stats = PentanomialStats.from_counts(pentanomial_counts(pairs))
+    low, high = pair_interval(stats)
+    return [(stats.score, (low, high)), (1 - stats.score, (1 - high, 1 - low))]
+
+
+def _column(s: AgentSummary, score: tuple) -> tuple:
+    rate, interval = score
     return (
         f"{s.wins}-{s.losses}-{s.draws}",
-        f"{s.score_rate:.0%} [{low:.0%}, {high:.0%}]",
-        (
-            f"{format_elo(elo_difference(s.score_rate))} "
-            f"[{format_elo(elo_difference(low))}, {format_elo(elo_difference(high))}]"
-        ),
+        *(("no pair complete", "-") if rate is None else score_and_elo(rate, interval)),
         f"{s.mean_margin:+.1f}",
         str(s.time_losses),
         str(s.stalls),

@@ -90,12 +90,16 @@ export class AnalysisPanel {
     $("analyse").hidden = true;
     $("analysis-cancel").hidden = false;
     $("analysis-progress-label").hidden = false;
-    $("analysis-progress").max = Math.max(1, state.total);
-    $("analysis-progress").value = state.done;
-    // a running analysis counts its positions only once its worker has started
+    // The worker counts positions, the last first: the one after each move and the
+    // start, a move judged once the positions on both sides of it are searched. It counts
+    // them only once it has started.
+    const moves = state.total - 1;
+    const judged = Math.max(0, state.done - 1);
+    $("analysis-progress").max = Math.max(1, moves);
+    $("analysis-progress").value = judged;
     this.say(state.state === "queued" ? "Waiting for a free worker…"
-      : state.total === 0 ? "Starting the search…"
-      : `Searching position ${state.done} of ${state.total}, from the end of the game back…`);
+      : moves < 1 ? "Starting the search…"
+      : `Judging the moves from the end of the game back: ${judged} of ${moves} done…`);
     $("analysis").dataset.state = state.state;
     this.polling = setTimeout(async () => {
       this.polling = null;

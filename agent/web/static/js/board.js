@@ -78,6 +78,8 @@ export class BoardView {
     this.pointer = null;   // the cell under the pointer, whose group stays lit as the board changes
     this.tapped = null;    // the group a tap lit: a second tap on it picks it
     this.pointerType = "";  // of the last press: "touch" previews before it picks
+    this.drawings = 0;     // boards drawn so far: an animation that sees another stops
+    this.playing = [];     // the animations of the move being animated
     this.svg = svgElement("svg", { "aria-label": label, role: onPick ? "application" : "img" });
     this.background = svgElement("g", {}, this.svg);
     this.layer = svgElement("g", {}, this.svg);
@@ -91,6 +93,9 @@ export class BoardView {
   }
 
   render(rows) {
+    this.drawings++;   // a move being animated stops here: its board is no longer the one shown
+    for (const animation of this.playing) animation.cancel();
+    this.playing = [];
     const n = rows.length;
     if (n !== this.size) this.drawBackground(n);
     this.rows = rows;
@@ -245,19 +250,29 @@ export class BoardView {
   }
 
   // Take `cells` off the board, let the rest fall, then show `nextRows` (the server's
-  // board, which the animation only previews).
+  // board, which the animation only previews). A render() meanwhile cuts it short: the
+  // board then shows what render() was given, and this returns false.
   async animateMove(cells, nextRows) {
+    const drawing = this.drawings;
     if (!reducedMotion()) {
       this.mark(cells, "lit");
       const leaving = cells.map(([r, c]) => this.fruitAt(r, c)).filter(Boolean);
-      await Promise.all(leaving.map((element) => element.animate(
-        [{ opacity: 1 }, { opacity: 0 }], { duration: 220, easing: "ease-in", fill: "forwards" }).finished));
-      const landing = falls(this.rows, cells).map(([from, col, to]) => this.fruitAt(from, col).animate(
+      await this.play(leaving.map((element) => element.animate(
+        [{ opacity: 1 }, { opacity: 0 }], { duration: 220, easing: "ease-in", fill: "forwards" })));
+      if (drawing !== this.drawings) return false;
+      await this.play(falls(this.rows, cells).map(([from, col, to]) => this.fruitAt(from, col).animate(
         [{ transform: `translate(${col}px, ${from}px)` }, { transform: `translate(${col}px, ${to}px)` }],
-        { duration: 140 + 90 * Math.sqrt(to - from), easing: "cubic-bezier(0.5, 0, 1, 1)", fill: "forwards" }).finished);
-      await Promise.all(landing);
+        { duration: 140 + 90 * Math.sqrt(to - from), easing: "cubic-bezier(0.5, 0, 1, 1)", fill: "forwards" })));
+      if (drawing !== this.drawings) return false;
     }
     this.render(nextRows);
     this.showCursor();
+    return true;
+  }
+
+  // Until `animations` end, or a render() cancels them.
+  async play(animations) {
+    this.playing = animations;
+    await Promise.allSettled(animations.map((animation) => animation.finished));
   }
 }

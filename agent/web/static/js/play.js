@@ -25,11 +25,12 @@ const TOUCH_SCREEN = window.matchMedia("(pointer: coarse)");
 // The intro's example: taking the three 1s scores 9 points.
 const EXAMPLE = { rows: ["201", "211", "002"], group: [[0, 2], [1, 1], [1, 2]] };
 
+// Rounded to the tenth first: 59.96 s is 1:00.0, never 60.0 s or 0:60.0.
 export function formatClock(seconds) {
-  const s = Math.max(0, seconds);
-  if (s < 60) return `${s.toFixed(1)} s`;
-  const minutes = Math.floor(s / 60);
-  return `${minutes}:${(s - 60 * minutes).toFixed(1).padStart(4, "0")}`;
+  const tenths = Math.round(Math.max(0, seconds) * 10);
+  if (tenths < 600) return `${(tenths / 10).toFixed(1)} s`;
+  const minutes = Math.floor(tenths / 600);
+  return `${minutes}:${((tenths - 600 * minutes) / 10).toFixed(1).padStart(4, "0")}`;
 }
 
 function showExample() {

@@ -18,7 +18,8 @@ export function gameTitle(game) {
 
 // onRecords(file) when a file of records is opened (the Phases view shows it too).
 // Returns open(loading, name, analyse): show the file the promise `loading` gives, named
-// `name`, and start the first game's analysis when `analyse` says so.
+// `name`, and start the first game's analysis when `analyse` says so (a game played in
+// the page, which neither the records list nor the file chooser then names).
 export function startReplay(options, onRecords) {
   const board = new BoardView($("replay-board"), { label: "Replayed board" });
   const analysis = new AnalysisPanel(options, {
@@ -43,7 +44,8 @@ export function startReplay(options, onRecords) {
     $("open-record").hidden = false;
   }
 
-  async function open(loading, name, analyse = false) {
+  // `source`: "list" (the server's --records), "upload", or "game" (played in the page).
+  async function open(loading, name, analyse = false, source = "game") {
     $("replay-error").textContent = "";
     stop();
     try {
@@ -53,6 +55,9 @@ export function startReplay(options, onRecords) {
       return;
     }
     file.label = name || file.label;
+    // each control names the file on screen, or none when it came from elsewhere
+    if (source !== "list") $("record-name").selectedIndex = -1;
+    if (source !== "upload") $("record-upload").value = "";
     $("replay-file").textContent = `${file.label}: ${plural(file.games.length, "game")}`;
     $("replay-game").replaceChildren(...file.games.map((g) => new Option(gameTitle(g), g.index)));
     $("replay").hidden = false;
@@ -96,14 +101,14 @@ export function startReplay(options, onRecords) {
     return text;
   }
 
+  // Show the position after move k, animating the move when `animate` and k is the next.
+  // `step` is k at once, and so are the text, the chart and the list, so that a click
+  // during the animation counts from k; a later goTo() cuts the animation short and shows
+  // its own position instead. The board's marks come once it shows k.
   async function goTo(k, animate = false) {
     k = Math.max(0, Math.min(game.margins.length, k));
-    if (animate && k === step + 1) await board.animateMove(game.moves[step].cells, game.rows[k]);
-    else board.render(game.rows[k]);
+    const from = step;
     step = k;
-    const next = game.moves[k];
-    board.mark(next && !next.fault ? next.cells : [], "next");
-    board.mark(analysis.bestCells(k), "best");
     analysis.showStep(k);
     $("replay-step").textContent = describe(k);
     $("replay").dataset.step = k;
@@ -116,6 +121,15 @@ export function startReplay(options, onRecords) {
       marks: analysis.marks(),
       onMark: (index) => { stop(); goTo(index); },
     });
+    if (animate && k === from + 1) {
+      if (board.rows !== game.rows[from]) board.render(game.rows[from]);  // a move still being animated
+      if (!await board.animateMove(game.moves[from].cells, game.rows[k])) return;
+    } else {
+      board.render(game.rows[k]);
+    }
+    const next = game.moves[k];
+    board.mark(next && !next.fault ? next.cells : [], "next");
+    board.mark(analysis.bestCells(k), "best");
   }
 
   function stop() {
@@ -148,11 +162,12 @@ export function startReplay(options, onRecords) {
 
   $("open-record").addEventListener("submit", (event) => {
     event.preventDefault();
-    open(api("POST", "/api/records/open", { name: $("record-name").value }), $("record-name").value);
+    const name = $("record-name").value;
+    open(api("POST", "/api/records/open", { name }), name, false, "list");
   });
   $("record-upload").addEventListener("change", (event) => {
     const chosen = event.target.files[0];
-    if (chosen) open(api("POST", "/api/records/upload", chosen), chosen.name);
+    if (chosen) open(api("POST", "/api/records/upload", chosen), chosen.name, false, "upload");
   });
   $("replay-game").addEventListener("change", (event) => showGame(Number(event.target.value)));
   $("step-first").addEventListener("click", () => { stop(); goTo(0); });
