@@ -107,7 +107,7 @@ def test_ctrl_c_stops_the_review_and_its_workers_with_130(tmp_path, review):
             process.kill()
     assert process.returncode == 130, err
     assert err.strip().endswith(f"fruit-rage {review[0]}: interrupted") and "Traceback" not in err
-    assert out == ""
+    assert out.count("\n") <= 1  # an audit's heading alone: no game reviewed
     assert not alive_pids(workers)
     assert max(last[pid] - at_stop[pid] for pid in at_stop) < BACKSTOP_SLACK + 2.0, (at_stop, last)
 
