@@ -3,12 +3,14 @@ or a shell command in the competition protocol, each a picklable factory of fres
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from agent.arena.agent_commands import BUILT_IN_NAMES
 from agent.arena.command_player import CommandPlayer
-from agent.arena.processes.referee_clock import COMPETITION_CLOCK, RefereeClock
+from agent.arena.processes.referee_clock import BACKSTOP_SLACK, COMPETITION_CLOCK, RefereeClock
 from agent.arena.processes.workers import run_tasks
+from agent.arena.referee import player_name
 
 IN_PROCESS_NAMES = BUILT_IN_NAMES  # the built-ins that can also play in-process
 
@@ -30,14 +32,29 @@ class PlayerSpec:
     def charges_itself(self) -> bool:
         return not (self.text.startswith("py:") or (self.in_process and self.text in IN_PROCESS_NAMES))
 
-    def check(self) -> None:
-        """ValueError saying why no player can be made, or why a built-in program cannot
-        run as its side's own user (--isolate), before the first game. A Python player is
-        made in a worker process: its module's code or its factory could end the process
-        that makes it (os._exit), which must not be the match's."""
+    def check(self, clock: float) -> str:
+        """The name the records give its players (player_name); ValueError saying why no
+        player can be made, or why a built-in program cannot run as its side's own user
+        (--isolate), before the first game. A Python player is made in a worker process,
+        held to the referee's rule as a move with its game's `clock` seconds: its module's
+        code or its factory could end the process that makes it (os._exit), run on in C,
+        sleep or block the stop signals, none of which may be the match's."""
         if self.text.startswith("py:"):
-            run_tasks([self], 1, _make_player, lambda spec, made: True, _player_not_made)
-            return
+            names: list = []
+
+            def made(spec: PlayerSpec, name: str) -> bool:
+                names.append(name)
+                return True
+
+            run_tasks(
+                [self],
+                1,
+                _make_player,
+                made,
+                player_not_made,
+                watching=lambda spec, notes: self.clock.watch(clock, time.monotonic(), BACKSTOP_SLACK),
+            )
+            return names[0]
         player = self()
         if self.isolate and isinstance(player, CommandPlayer) and self.text in BUILT_IN_NAMES:
             from agent.arena.processes.side_users import python_problem
@@ -51,6 +68,7 @@ class PlayerSpec:
                     f"Python ({problem}): install fruit-rage where any user may read it (a virtual environment "
                     f"outside /root, say), or leave out --isolate"
                 )
+        return player_name(player)
 
     def __call__(self):
         if self.text.startswith("py:"):
@@ -73,10 +91,13 @@ class PlayerSpec:
         return CommandPlayer(self.text, clock=self.clock, isolate=self.isolate)
 
 
-def _make_player(spec: PlayerSpec, note) -> None:
-    """In a worker: a player of `spec` made, and dropped (it need not cross back)."""
-    spec()
+def _make_player(spec: PlayerSpec, note) -> str:
+    """In a worker: a player of `spec` made, and its name (the player need not cross back)."""
+    return player_name(spec())
 
 
-def _player_not_made(spec: PlayerSpec, end, notes: list) -> None:
+def player_not_made(spec: PlayerSpec, end, notes: list) -> None:
+    """ValueError saying how the worker making a player of `spec` ended (a WorkerEnd)."""
+    if end.verdict is not None:
+        raise ValueError(f"{spec.text!r}: its making was stopped, {end.reason}")
     raise ValueError(f"{spec.text!r}: ended its process when made ({end.how})")

@@ -183,7 +183,7 @@ def play_refereed_game(
         if isinstance(player, CommandPlayer) and player.side is None:
             player.side = side
     record = GameRecord(
-        agents=(_name(player_a), _name(player_b)),
+        agents=(player_name(player_a), player_name(player_b)),
         first=first,
         board=board.rows,
         types=board.types,
@@ -253,7 +253,8 @@ def _other(side: str) -> str:
     return "B" if side == "A" else "A"
 
 
-def _name(player: object) -> str:
+def player_name(player: object) -> str:
+    """The name a game's record gives `player`: its own name, else its class's."""
     return str(getattr(player, "name", None) or type(player).__name__)
 
 

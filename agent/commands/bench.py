@@ -8,6 +8,8 @@ import json
 import sys
 import textwrap
 
+from rich.cells import cell_len, chop_cells
+
 from agent.cli_support import LineProgress, interrupted, number, plural, printable
 
 PROGRAM = "fruit-rage bench"
@@ -131,7 +133,8 @@ def legend(reference_processor, processor: str) -> list:
 
 
 def set_line(result) -> str:
-    """The set's figures on one line, or two when its name is longer than the column."""
+    """The set's figures on one line, or under its name when that is wider than the
+    column, the name folded to WIDTH columns (a full-width character takes two)."""
     rate = "-" if result.nodes_per_s is None else f"{result.nodes_per_s:,.0f}"
     reference = result.bench_set.reference_cpu_s_total
     name = result.bench_set.name
@@ -139,9 +142,9 @@ def set_line(result) -> str:
         f"{len(result.positions):>4} {result.nodes:>11,} {result.cpu_s:>8.3f} "
         f"{rate:>10} {'-' if reference is None else f'{reference:.3f}':>7} {_ratio(result.ratio):>7}"
     )
-    if len(name) > NAME_WIDTH:
-        return f"{name}\n{'':<{NAME_WIDTH}} {figures}"
-    return f"{name:<{NAME_WIDTH}} {figures}"
+    if cell_len(name) > NAME_WIDTH:
+        return "\n".join([*chop_cells(name, WIDTH), f"{'':<{NAME_WIDTH}} {figures}"])
+    return f"{name}{' ' * (NAME_WIDTH - cell_len(name))} {figures}"
 
 
 def total_line(results: list) -> str:

@@ -130,7 +130,7 @@ def run(args) -> int:
         print(f"fruit-rage match: --seed must have at most 18 digits (got {len(str(abs(args.seed)))})", file=sys.stderr)
         return 2
     try:
-        specs, positions = prepare(args, (args.agent_a, args.agent_b))
+        specs, positions, names = prepare(args, (args.agent_a, args.agent_b))
     except Refused as refusal:
         print(f"fruit-rage match: {refusal}", file=sys.stderr)
         return refusal.code
@@ -164,7 +164,7 @@ def run(args) -> int:
             args.games, args.size, args.types, args.time, seed, args.paired, args.time_b, positions
         )
         if args.resume:
-            check_same_match(args.resume, done, settings, (args.agent_a, args.agent_b), args.clock)
+            check_same_match(args.resume, done, settings, names, args.clock)
             if cut_at is not None and out is not None:
                 out.cut_back(cut_at)  # every line checked first: nothing else is ever dropped
     except ResumeError as error:  # only with --resume, so with --out

@@ -1,6 +1,6 @@
 """`fruit-rage play`: a person against an agent in the terminal. The agent is any a match
 takes and moves as in one (a built-in or a command: a fresh process per move; a Python
-player: in this process; its CPU clock enforced); the person's clock is the wall
+player: in a worker process of its own; its CPU clock enforced by the referee's rule); the person's clock is the wall
 time spent thinking, and the turn ends the moment it runs out. Same rules and judging as
 the referee; `--out` keeps the game as `match --out` would, for replay and audit. What
 the person sees is drawn by agent.arena.terminal.play_screen."""
@@ -17,6 +17,7 @@ import time
 
 from agent.arena.agent_commands import files_named
 from agent.arena.player_specs import PlayerSpec
+from agent.arena.process_player import ProcessPlayer
 from agent.arena.processes.referee_clock import WALL_CLOCK
 from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
@@ -93,22 +94,39 @@ class Quit(Exception):
     """The person ended the game (q, end of input)."""
 
 
-def make_agent(text: str):
-    """The opponent `--agent` names, as a match makes it (agent.arena.player_specs); a
-    Python player's module and factory are tried in a worker first, as a match does, so
-    that one that ends its process is refused. ValueError saying why none can be made."""
+def make_agent(text: str, clock: float):
+    """The opponent `--agent` names, as a match makes it (agent.arena.player_specs), with
+    `clock` seconds a game; a Python player is made and plays in a worker process of its
+    own, watched as a match watches one (agent.arena.process_player). ValueError saying
+    why none can be made."""
     spec = PlayerSpec(text)
     if text.startswith("py:"):
-        spec.check()
+        return ProcessPlayer(spec, clock)
     return spec()
+
+
+def close_agent(agent) -> None:
+    """Its worker ended, when it has one."""
+    if isinstance(agent, ProcessPlayer):
+        agent.close()
 
 
 def run(args) -> int:
     try:
-        agent = make_agent(args.agent)
+        with stop_signals_interrupt():  # as during the game: a stop ends the making's worker
+            agent = make_agent(args.agent, args.agent_time)
     except ValueError as error:
         print(f"fruit-rage play: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return interrupted("fruit-rage play")
+    try:
+        return _play_against(args, agent)
+    finally:
+        close_agent(agent)
+
+
+def _play_against(args, agent) -> int:
     record_file = None
     if args.out is not None:
         if any(os.path.exists(args.out) and os.path.samefile(path, args.out) for path in files_named(args.agent)):
@@ -187,8 +205,14 @@ class GameFile:
 
 
 def play_human_game(args, stdin, stdout, agent=None) -> GameRecord | None:
-    """Play one game at the terminal; the record, or None when the person quit."""
-    agent = agent or make_agent(args.agent)
+    """Play one game at the terminal; the record, or None when the person quit. The agent
+    `args` names is made when none is given, and ended after the game."""
+    if agent is None:
+        made = make_agent(args.agent, args.agent_time)
+        try:
+            return play_human_game(args, stdin, stdout, made)
+        finally:
+            close_agent(made)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     rng = random.Random(seed)
     first = rng.choice((HUMAN, AGENT)) if args.first == "random" else FIRST_MOVERS[args.first]

@@ -84,7 +84,7 @@ def run(args) -> int:
         )
         return 2
     try:
-        specs, positions = prepare(args, args.agents)
+        specs, positions, _ = prepare(args, args.agents)
     except Refused as refusal:
         print(f"fruit-rage tournament: {refusal}", file=sys.stderr)
         return refusal.code

@@ -70,7 +70,7 @@ def run(args) -> int:
         return 2
     try:
         params = tuple(parse_param(text) for text in args.param)
-        (candidate, base), positions = prepare(args, (args.candidate, args.base), params)
+        (candidate, base), positions, _ = prepare(args, (args.candidate, args.base), params)
     except ValueError as error:
         print(f"fruit-rage tune: {error}", file=sys.stderr)
         return 2

@@ -29,12 +29,12 @@ from agent.web.games import AGENT, HUMAN, Game, GameError
 from agent.web.guards import HostCheck, SameOriginChanges, SecurityHeaders
 from agent.web.store import ExpiringStore, OwnerFull, StoreFull
 from agent.web.strict_records import TooMuchWork
-from agent.web.thinking import WALL_GRACE, WorkerDied, WorkerPool
+from agent.web.thinking import TaskLost, WorkerPool
 
 STATIC = Path(__file__).parent / "static"
 IDLE_SECONDS = 30 * 60  # a game or replay nobody asked for in this long is dropped
-# A game that never had a move is dropped this long after its first mover's clock (and
-# the agent's wall guard) would have run out: a page reloaded or a flood of new games.
+# A game that never had a move is dropped this long after its first mover's clock would
+# have run out: a page reloaded or a flood of new games.
 UNPLAYED_GRACE = 60.0
 # Games kept in all, and for one client address. A new game makes room: at the address's
 # cap its least recently used game that is over or never had a move goes, with the store
@@ -47,7 +47,7 @@ MAX_REPLAYS = 50
 MAX_REPLAYS_PER_CLIENT = 10
 REPLAY_BYTES = 64 * 2**20
 REPLAY_SHARE = 4  # one address keeps at most 1/REPLAY_SHARE of REPLAY_BYTES
-RECORDS_SECONDS = 120.0  # wall seconds allowed for checking a file of records
+RECORDS_SECONDS = 120.0  # CPU seconds allowed for checking a file of records
 # Files of records being checked at once, one an address; more are refused.
 RECORD_FILES_AT_ONCE = 4
 # Bytes of uploaded files being received, in all and for one address (a file's worth): a
@@ -83,7 +83,7 @@ ANALYSES_KEPT = 100  # finished analyses kept, the least recently asked for drop
 # and for a game while all of its address's games are under way.
 BUSY_RETRY_SECONDS = 10
 GAMES_RETRY_SECONDS = 60
-HINT_SECONDS = 120.0  # wall seconds a hint may take (a few on the largest board)
+HINT_SECONDS = 120.0  # CPU seconds a hint may take (a few on the largest board)
 # A game not analysed (or whose analysis was cancelled): not an error, the page just offers one.
 NO_ANALYSIS = {"state": "none", "done": 0, "total": 0, "nodes": None, "analysis": None, "error": ""}
 LONGEST_FILE_NAME = 255
@@ -133,7 +133,7 @@ class Server:
         game = session.game
         if game.moves:
             return self.idle_seconds
-        return min(self.idle_seconds, game.clocks[game.first] + WALL_GRACE + UNPLAYED_GRACE)
+        return min(self.idle_seconds, game.clocks[game.first] + UNPLAYED_GRACE)
 
     # --- the page's settings ---------------------------------------------------------
     async def options(self, request: Request):
@@ -210,7 +210,7 @@ class Server:
                 game.opponent, game.board.rows, game.board.types, game.clocks[AGENT], client=_client_address(request)
             )
             if thought.failure:
-                game.agent_failed(thought.failure, thought.wall)
+                game.agent_failed(thought.failure, thought.cpu, thought.fault)
             else:
                 game.play_agent(thought.cell, thought.cpu, self.clock())
         return JSONResponse(game.to_json(game_id, self.clock()))
@@ -235,8 +235,8 @@ class Server:
             found = await self.pool.run(
                 HINT_SECONDS, library.hint, game.board.rows, library.DEFAULT_NODES, client=_client_address(request)
             )
-        except (asyncio.TimeoutError, WorkerDied):
-            raise _retry_later(503, "the hint could not be found in time", BUSY_RETRY_SECONDS) from None
+        except TaskLost as lost:
+            raise _retry_later(503, f"the hint could not be found: {lost}", BUSY_RETRY_SECONDS) from None
         finally:
             session.hinting = False
         return JSONResponse({**found, "position": position, "hints": len(game.hinted)})
@@ -339,9 +339,9 @@ class Server:
             raise HTTPException(413, str(error)) from None
         except ValueError as error:
             raise HTTPException(400, str(error)) from None
-        except (asyncio.TimeoutError, WorkerDied):
+        except TaskLost as lost:
             raise _retry_later(
-                503, f"{label} could not be read in time; try a smaller file", BUSY_RETRY_SECONDS
+                503, f"{label} could not be read ({lost}); try a smaller file", BUSY_RETRY_SECONDS
             ) from None
         try:
             replay_id = self.replays.add(games, owner=client, size=sum(map(len, games)))
@@ -356,8 +356,8 @@ class Server:
             view = await self.records_pool.run(
                 RECORDS_SECONDS, replays.game_view, index, games[index], client=_client_address(request)
             )
-        except (asyncio.TimeoutError, WorkerDied):
-            raise _retry_later(503, "the game could not be replayed in time", BUSY_RETRY_SECONDS) from None
+        except TaskLost as lost:
+            raise _retry_later(503, f"the game could not be replayed: {lost}", BUSY_RETRY_SECONDS) from None
         return JSONResponse(view)
 
     # --- analyses of replayed games ----------------------------------------------------

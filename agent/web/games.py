@@ -52,7 +52,7 @@ class Game:
         self.reason = ""
         self.start_rows = board.rows  # for the game's record
         self.start_clocks = dict(clocks)
-        self.fault: str | None = None  # how the loser lost, when not on points: "time" or "invalid"
+        self.fault: str | None = None  # how the loser lost, when not on points: "time", "invalid" or "stalled"
         self.hinted: set[int] = set()  # the positions (moves played before them) the person asked a hint in
 
     @property
@@ -107,12 +107,13 @@ class Game:
             return None
         return self._take(AGENT, move, cpu, now)
 
-    def agent_failed(self, reason: str, seconds: float) -> None:
-        """The agent's move never came (its wall-clock guard, a dead worker): it loses, on
-        time when the seconds ran its clock out."""
+    def agent_failed(self, reason: str, cpu: float, fault: str | None = None) -> None:
+        """The agent's move never came: the referee's rule stopped it (`fault` "time" or
+        "stalled"), or its process died ("invalid", "time" when the `cpu` charged ran its
+        clock out). It loses."""
         self.expect_turn(AGENT)
-        self.clocks[AGENT] -= seconds
-        self._lose(AGENT, reason, "time" if self.clocks[AGENT] <= 0 else "invalid")
+        self.clocks[AGENT] -= cpu
+        self._lose(AGENT, reason, fault or ("time" if self.clocks[AGENT] <= 0 else "invalid"))
 
     def take_hint(self) -> None:
         """The person asked for a hint in this position: the game says so from now on."""

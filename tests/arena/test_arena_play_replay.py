@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from types import SimpleNamespace
 
@@ -225,6 +226,69 @@ def test_human_play_stopped_during_the_agent_s_move_kills_it_and_removes_its_fol
     assert stderr == "fruit-rage play: interrupted\n"
     assert gone(str(tmp_path / "hang.py"))
     assert list(moves_folder.iterdir()) == []
+
+
+# Python players that play as a match's do in `play`: in a worker process of their own, its
+# watch stopping the move that their own timers cannot (one long C call; signals blocked).
+UNSTOPPABLE = textwrap.dedent(
+    """
+    import os, signal, time
+    from agent.players import GreedyPlayer
+
+    class CCall(GreedyPlayer):
+        def choose(self, board, clock_left):
+            sum(range(10**11))  # one C call: no handler runs until it returns
+
+    class Deaf(GreedyPlayer):
+        def choose(self, board, clock_left):
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGPROF, signal.SIGTERM, signal.SIGINT})
+            with open("deaf.pid", "w") as pid:
+                pid.write(str(os.getpid()))
+            while True:
+                time.sleep(0.05)
+    """
+)
+
+
+def start_play(folder, agent: str, **options) -> subprocess.Popen:
+    """`fruit-rage play --agent py:unstoppable:AGENT`, the agent first with a 1 s clock."""
+    (folder / "unstoppable.py").write_text(UNSTOPPABLE)
+    command = ["play", "--agent", f"py:unstoppable:{agent}", "--first", "agent", "--agent-time", "1"]
+    return subprocess.Popen(
+        [sys.executable, "-m", "agent", *command, "--size", "3", "--seed", "1"],
+        cwd=folder,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **options,
+    )
+
+
+@pytest.mark.parametrize("agent, reason", [("CCall", "ran out of time: stopped at "), ("Deaf", "stopped: used ")])
+def test_a_python_agent_its_timers_cannot_stop_loses_its_move_by_the_referees_rule(tmp_path, agent, reason):
+    game = start_play(tmp_path, agent)
+    stdout, stderr = game.communicate(timeout=90)  # it ran on for minutes, or for ever, before
+    assert game.returncode == 0 and "Traceback" not in stderr, stderr
+    assert f"You win: the agent's move lost, {reason}" in " ".join(stdout.split())
+
+
+def test_play_stopped_while_a_python_agent_blocks_the_stop_signals_ends_it(tmp_path):
+    game = start_play(tmp_path, "Deaf", preexec_fn=hangup_by_default)
+    try:
+        for _ in range(600):
+            if (tmp_path / "deaf.pid").exists():
+                break
+            time.sleep(0.1)
+        worker = int((tmp_path / "deaf.pid").read_text())
+        game.send_signal(signal.SIGTERM)
+        stdout, stderr = game.communicate(timeout=60)  # SIGTERM did not stop it before
+        assert game.returncode == 130 and stdout.endswith("Game abandoned.\n"), stderr
+        assert not os.path.exists(f"/proc/{worker}")
+    finally:
+        game.kill()
+        game.wait()
 
 
 def run_reading(args, stdin_bytes=None) -> subprocess.CompletedProcess:

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from copy import deepcopy
 
 import pytest
@@ -111,6 +112,29 @@ PLAYERS = textwrap.dedent(
     blocks = functools.partial(Ender, "blocks")
     disarms = functools.partial(Ender, "disarms")
     c_call = functools.partial(Ender, "c_call")
+
+    class Named(GreedyPlayer):
+        name = "greedy, named"
+
+    # players whose making hangs: one long C call, asleep, asleep with SIGTERM blocked (its
+    # pid in $SLEEPERS), and one made at once the first time (the match's check) only
+    def made_in_c_call():
+        sum(range(10**11))
+
+    def made_asleep():
+        time.sleep(3600)
+
+    def made_deaf():
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
+        with open(os.environ["SLEEPERS"], "a") as pids:
+            pids.write(f"{os.getpid()}\\n")
+        time.sleep(3600)
+
+    def made_once():
+        if os.path.exists(os.environ["KILLED_ONCE"]):
+            sum(range(10**11))
+        open(os.environ["KILLED_ONCE"], "w").close()
+        return GreedyPlayer()
     """
 )
 
@@ -289,6 +313,76 @@ def test_a_player_its_timers_cannot_stop_is_stopped_from_outside_by_the_same_rul
     assert record["reason"].startswith(reason) and record["reason"].endswith("; its process ended")
     assert record["moves"][-1]["player"] == "A" and record["moves"][-1]["fault"] == fault
     assert os.listdir(folder / "tmp") == []
+
+
+@pytest.mark.parametrize(
+    "player, reason",
+    [
+        ("made_in_c_call", "its making was stopped, ran out of time: stopped at "),
+        ("made_asleep", "its making was stopped, stopped: used "),
+    ],
+)
+@pytest.mark.parametrize("command", ["match", "tune"])
+def test_a_player_whose_making_hangs_is_refused_before_the_first_game(folder, command, player, reason):
+    games = ("--games", 2, "--size", 4, "--types", 3, "--time", 1, "--grace", 1, "--seed", 1)
+    done = run_in(folder, command, f"py:enders:{player}", "greedy", *games)  # hung for ever before
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert f"'py:enders:{player}': {reason}" in done.stderr
+
+
+def test_a_game_whose_players_hang_when_made_stops_the_match_in_one_line(folder):
+    games = ("--games", 1, "--size", 4, "--types", 3, "--time", 1, "--grace", 1, "--seed", 1)
+    done = run_in(folder, "match", "py:enders:made_once", "greedy", *games)  # hung for ever before
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "game 1's players were not made: ran out of time: stopped at " in done.stderr
+    assert done.stderr.endswith("; match stopped\n")
+
+
+def test_a_match_stopped_by_sigterm_while_a_player_that_blocks_it_is_made_leaves_nothing_running(folder):
+    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "SLEEPERS": str(folder / "sleepers")}
+    match = subprocess.Popen(
+        [sys.executable, "-m", "agent", "match", "py:enders:made_deaf", "greedy", "--time", "600", "--games", "1"],
+        cwd=folder,
+        env={key: str(value) for key, value in env.items()},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        while not (folder / "sleepers").exists():  # the maker is asleep, SIGTERM blocked
+            assert match.poll() is None, match.stderr.read() if match.stderr else ""
+            time.sleep(0.1)
+        (maker,) = map(int, (folder / "sleepers").read_text().split())
+        match.send_signal(signal.SIGTERM)
+        match.wait(timeout=60)  # generous for a loaded machine; it waited for the maker for ever before
+        assert match.returncode != 0
+        assert _gone(maker, timeout=60)
+    finally:
+        match.kill()
+        match.wait()
+        for pid in (folder / "sleepers").read_text().split() if (folder / "sleepers").exists() else ():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
+
+
+def _gone(pid: int, timeout: float) -> bool:
+    """Whether process `pid` is gone within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while _running(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def test_a_match_whose_player_has_a_name_of_its_own_resumes(folder):
+    out = folder / "games.jsonl"
+    games = ("--size", 4, "--types", 3, "--time", 5, "--seed", 1)
+    assert run_in(folder, "match", "py:enders:Named", "greedy", "--games", 1, *games, "--out", out).returncode == 0
+    assert json.loads(out.read_text())["agents"] == {"A": "greedy, named", "B": "greedy"}
+    done = run_in(folder, "match", "py:enders:Named", "greedy", "--games", 2, *games, "--resume", out)
+    assert done.returncode == 0 and "1 game already played" in done.stdout, done.stderr  # "agents differ" before
+    assert len(out.read_text().splitlines()) == 2
 
 
 def test_a_game_cut_short_is_lost_by_the_side_to_move_unless_the_board_was_already_played_out():

@@ -22,6 +22,7 @@ from arena_helpers import fruit_rage, random_game_record
 from paths import PROJECT_ROOT
 
 from agent.arena.matches.review_runner import NotReviewed, review_games
+from agent.arena.processes.referee_clock import BACKSTOP_SLACK
 
 pytestmark = pytest.mark.slow
 
@@ -67,39 +68,48 @@ def test_results_are_handed_on_in_the_records_order_whatever_finishes_first(tmp_
     assert handed == [(1, 10), (2, 20)]
 
 
-def start_long_review(tmp_path, **options):
-    """`analyse --jobs 2` of three games that take minutes each, once both its workers
+def start_long_review(tmp_path, review=("analyse",), **options):
+    """`REVIEW --jobs 2` of three games that take minutes each, once both its workers
     run: (its Popen, its workers)."""
     games = write_records(tmp_path / "big.jsonl", [{**random_game_record(s, 20, 4), "game": s} for s in (1, 2, 3)])
+    command, *review_options = review
     process = subprocess.Popen(
-        [sys.executable, "-m", "agent", "analyse", games, "--jobs", "2"], cwd=PROJECT_ROOT, **options
+        [sys.executable, "-m", "agent", command, games, *review_options, "--jobs", "2"], cwd=PROJECT_ROOT, **options
     )
     parent = psutil.Process(process.pid)
     workers = []
     deadline = time.monotonic() + 60
     while len(workers) < 2 and process.poll() is None and time.monotonic() < deadline:
-        workers = parent.children(recursive=True)
+        workers = parent.children()  # not the workers' guards (agent.arena.processes.worker_guard)
         time.sleep(0.01)
     return process, workers
 
 
-def test_ctrl_c_stops_the_review_and_its_workers_with_130(tmp_path):
+# Each worker deep in a search in C, where its stop signal's handler cannot run until the
+# search's step ends: it is killed by the stop rule, a second of CPU later (it searched on
+# for 10 s before).
+@pytest.mark.parametrize("review", [("analyse", "--nodes", "1000000000"), ("audit", "--seconds", "600")])
+def test_ctrl_c_stops_the_review_and_its_workers_with_130(tmp_path, review):
     # a group of its own, which a terminal's Ctrl-C signals whole
     process, workers = start_long_review(
-        tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        tmp_path, review, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
     try:
         assert len(workers) >= 2
+        while min(cpu_seconds(worker) for worker in workers) < SEARCHED_FOR and process.poll() is None:
+            time.sleep(0.1)
+        at_stop = {worker.pid: cpu_seconds(worker) for worker in workers}
         os.killpg(process.pid, signal.SIGINT)
+        last = wait_for_the_end(workers, at_stop, timeout=60)
         out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             process.kill()
     assert process.returncode == 130, err
-    assert err.strip().endswith("fruit-rage analyse: interrupted") and "Traceback" not in err
-    assert out == ""
-    _, alive = psutil.wait_procs(workers, timeout=15)
-    assert not alive
+    assert err.strip().endswith(f"fruit-rage {review[0]}: interrupted") and "Traceback" not in err
+    assert out.count("\n") <= 1  # an audit's heading alone: no game reviewed
+    assert not alive_pids(workers)
+    assert max(last[pid] - at_stop[pid] for pid in at_stop) < BACKSTOP_SLACK + 2.0, (at_stop, last)
 
 
 # A review whose second game kills its worker: once, when the marker file named on the
@@ -147,6 +157,41 @@ def test_a_game_whose_worker_is_killed_twice_is_handed_on_as_not_reviewed(tmp_pa
     assert run_dying_review(tmp_path, "") == f"1 10\n2 {not_reviewed}\n3 30\n"
 
 
+# A review whose second game stops its worker (SIGSTOP), which never runs again.
+STOPPED_REVIEW = textwrap.dedent(
+    """
+    import os, signal
+    from agent.arena.matches.review_runner import review_games
+
+    def review(record):
+        if record["game"] == 2:
+            os.kill(os.getpid(), signal.SIGSTOP)
+        return record["game"] * 10
+
+    records = [{"game": game} for game in (1, 2, 3)]
+    review_games(review, records, (), lambda r, result: print(r["game"], result), jobs=2)
+    """
+)
+
+
+def test_a_game_whose_worker_is_stopped_is_handed_on_as_not_reviewed_once_idle_past_the_grace(tmp_path):
+    script = tmp_path / "stopped_review.py"
+    script.write_text(STOPPED_REVIEW)
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,  # a review that waits for ever for a stopped worker's game fails here
+    )
+    assert done.returncode == 0, done.stderr
+    first, second, third = done.stdout.splitlines()
+    assert first == "1 10" and third == "3 30"
+    assert second.startswith("2 NotReviewed(reason='its worker was stopped: used ")
+    assert "(asleep, blocked or stopped)" in second
+
+
 @pytest.mark.parametrize("command, verb", [("analyse", "analysed"), ("audit", "audited")])
 def test_a_game_not_reviewed_is_named_on_stderr_and_the_review_exits_1(small_games, monkeypatch, capsys, command, verb):
     from agent.commands import analyse, audit, cli
@@ -175,19 +220,59 @@ def test_jobs_start_no_more_workers_than_there_are_games():
     assert 1 <= max(workers_seen) <= 2
 
 
-def test_a_review_killed_outright_leaves_no_worker_running(tmp_path):
-    process, workers = start_long_review(tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+# Each worker deep in a search in C, where its parent-death signal's handler cannot run
+# until the search's step ends: left alone, it searches on for seconds of CPU, or minutes.
+@pytest.mark.parametrize("review", [("analyse", "--nodes", "1000000000"), ("audit", "--seconds", "600")])
+def test_a_review_killed_outright_leaves_no_worker_running(tmp_path, review):
+    process, workers = start_long_review(tmp_path, review, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         assert len(workers) >= 2
+        while min(cpu_seconds(worker) for worker in workers) < SEARCHED_FOR and process.poll() is None:
+            time.sleep(0.1)
+        at_kill = {worker.pid: cpu_seconds(worker) for worker in workers}
         process.kill()
         process.wait()
         # generous for a machine running two suites at once: a worker left behind would
         # review its three games for minutes
-        _, alive = psutil.wait_procs(workers, timeout=60)
-        assert not alive
+        last = wait_for_the_end(workers, at_kill, timeout=60)
+        assert not alive_pids(workers)
+        # by the stop rule: a second of CPU, and a look's worth, whatever the machine's load
+        assert max(last[pid] - at_kill[pid] for pid in at_kill) < BACKSTOP_SLACK + 2.0, (at_kill, last)
     finally:
         process.kill()
         process.wait()
         for worker in workers:
             with contextlib.suppress(psutil.NoSuchProcess):
                 worker.kill()
+
+
+SEARCHED_FOR = 4.0  # CPU seconds each worker of a long review has searched when it is killed
+
+
+def cpu_seconds(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return times.user + times.system
+
+
+def alive_pids(processes) -> list:
+    found = []
+    for process in processes:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                found.append(process.pid)
+    return found
+
+
+def wait_for_the_end(processes, since: dict, timeout: float) -> dict:
+    """The CPU seconds each of `processes` had used when last seen (`since`: as seen
+    before), looking until all are gone or `timeout` seconds have passed."""
+    last = dict(since)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for process in processes:
+            with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess):
+                last[process.pid] = cpu_seconds(process)
+        if not alive_pids(processes):
+            break
+        time.sleep(0.05)
+    return last

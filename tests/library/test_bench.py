@@ -323,3 +323,21 @@ def test_the_speed_guide_gives_the_node_counts_bench_prints(project_bench):
         assert re.search(rf"to {printed[name]['nodes']:,} \({name}\)", told), name
     selfplay = printed["exact-26x26-selfplay"]["nodes"]
     assert f"--set exact-26x26-selfplay` searches ten of the positions of 20-23 groups: {selfplay:,} nodes" in told
+
+
+@pytest.mark.parametrize("name", ["small-exact", "x" * 22, "ｆ" * 11, "ｆ" * 12, "ｆ" * 80, "x" * 80 + "ｆ" * 40])
+def test_a_set_line_fits_80_columns_and_its_figures_stay_under_the_header_whatever_the_name(name):
+    from types import SimpleNamespace
+
+    from rich.cells import cell_len
+
+    from agent.commands.bench import HEADER, set_line
+
+    bench_set = SimpleNamespace(name=name, reference_cpu_s_total=1.5)
+    result = SimpleNamespace(
+        bench_set=bench_set, positions=[1, 2], nodes=12345, cpu_s=1.0, nodes_per_s=12345.0, ratio=0.7
+    )
+    lines = set_line(result).split("\n")
+    assert all(cell_len(line) <= 80 for line in lines), [cell_len(line) for line in lines]  # 160 columns before
+    assert "".join(lines[:-1]) == name or lines[-1].startswith(name)
+    assert cell_len(lines[-1]) == len(HEADER)

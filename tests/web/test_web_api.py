@@ -20,7 +20,6 @@ from agent.web.app import MAX_GAMES_PER_CLIENT, REPLAY_SHARE, UNPLAYED_GRACE, cr
 from agent.web.bodies import JSON_BODY_LIMIT
 from agent.web.replays import MAX_RECORDS_BYTES
 from agent.web.strict_records import WORK_BUDGET
-from agent.web.thinking import WALL_GRACE
 
 GAME = {"size": 5, "types": 3, "opponent": "greedy", "seed": 11}
 
@@ -295,7 +294,7 @@ def test_games_that_never_had_a_move_expire_long_before_idle_ones():
         begun = new_game(client, clock=100.0)
         client.post(f"/api/games/{begun['id']}/move", json={"move": begun["groups"][0]["move"]})
         unplayed = [new_game(client, clock=100.0) for _ in range(4)]
-        clock.now += 100.0 + WALL_GRACE + UNPLAYED_GRACE + 1
+        clock.now += 100.0 + UNPLAYED_GRACE + 1
         assert all(client.get(f"/api/games/{game['id']}").status_code == 404 for game in unplayed)
         assert client.get(f"/api/games/{begun['id']}").status_code == 200
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -23,7 +24,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
-from web_helpers import running_server
+from web_helpers import children, running_server
 
 from agent.arena.records.reading import read_records
 from agent.board import Board, Move
@@ -180,6 +181,68 @@ def test_a_group_is_taken_from_the_keyboard(browser, server):
     first = server_game(server, browser)["moves"][0]
     assert first["side"] == "you"
     assert first["move"] == Board.random(8, 6, 3).group_at(Move(5, 1)).move.name
+
+
+def pool_workers(server_pid: int) -> list:
+    """The server's worker processes (spawned), not its resource tracker."""
+    found = []
+    for pid in children(server_pid):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                if b"spawn_main" in cmdline.read():
+                    found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+def test_the_agent_moves_and_hints_come_after_the_servers_idle_workers_are_killed(browser, tmp_path):
+    """Killed while idle, a worker is replaced at the next task: the game goes on, and a
+    hint comes (before: every later move ended its game, "BrokenProcessPool")."""
+    with running_server(log_path=tmp_path / "log") as (base, process):
+        open_page(browser, base)
+        start_game(browser, size=6, types=3, opponent="greedy", first="agent", seed=5)
+        wait(browser, lambda: server_game(base, browser)["turn"] == "you")
+        workers = pool_workers(process.pid)
+        assert workers
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        game = server_game(base, browser)
+        fruit_at(browser, "#play-board", game["groups"][0]["cells"][0]).click()
+        wait(browser, lambda: settled(browser, len(game["moves"]) + 1))  # the person's move, then the agent's
+        game = server_game(base, browser)
+        assert not game["over"], game["reason"]  # a 6x6 board of 3 types lasts longer than three moves
+        assert [move["side"] for move in game["moves"]] == ["agent", "you", "agent"]
+        browser.find_element(By.ID, "hint").click()
+        wait(browser, lambda: browser.find_element(By.ID, "hint-text").text.startswith("Hint: "))
+
+
+def test_a_move_whose_worker_is_stopped_is_lost_as_stalled_and_the_server_still_stops(browser, tmp_path):
+    """A worker stopped (SIGSTOP) mid-move is stopped by the referee's idle rule: the agent
+    loses its move as stalled (it waited for ever before); a server holding a stopped
+    worker ends at SIGTERM (its shutdown waited for the worker for ever)."""
+    with running_server(log_path=tmp_path / "log") as (base, process):
+        open_page(browser, base)
+        start_game(browser, size=6, types=3, opponent="greedy", first="agent", agent_clock=1, seed=5)
+        wait(browser, lambda: server_game(base, browser)["turn"] == "you")
+        for pid in pool_workers(process.pid):
+            os.kill(pid, signal.SIGSTOP)
+        game = server_game(base, browser)
+        fruit_at(browser, "#play-board", game["groups"][0]["cells"][0]).click()
+        wait(browser, lambda: game_view(browser).get_attribute("data-state") == "over", seconds=120)
+        game = server_game(base, browser)
+        assert game["winner"] == "you" and game["reason"].startswith("the agent stopped: used "), game["reason"]
+        assert "(asleep, blocked or stopped)" in browser.find_element(By.ID, "result-text").text
+        open_page(browser, base)
+        start_game(browser, size=6, types=3, opponent="greedy", first="you", seed=6)
+        browser.find_element(By.ID, "hint").click()  # a worker starts for it
+        wait(browser, lambda: browser.find_element(By.ID, "hint-text").text.startswith("Hint: "))
+        stopped = pool_workers(process.pid)
+        for pid in stopped:
+            os.kill(pid, signal.SIGSTOP)
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
+        assert stopped and not any(os.path.exists(f"/proc/{pid}") for pid in stopped)
 
 
 def test_the_page_animates_the_rules_gravity(browser, server):

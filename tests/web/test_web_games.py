@@ -4,22 +4,25 @@ pool and its guards."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import operator
 import os
+import signal
 import time
 
 import pytest
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
+from agent.arena.processes.referee_clock import BACKSTOP_SLACK
 from agent.board import Board, Move
 from agent.web.bodies import read_body
 from agent.web.games import AGENT, HUMAN, Game, GameError, IllegalMove
 from agent.web.store import ExpiringStore, OwnerFull, StoreFull
-from agent.web.thinking import WorkerDied, WorkerPool
+from agent.web.thinking import TaskLost, WorkerPool
 
-# Wall seconds a worker process may take to start and import the agent on a loaded machine.
-WORKER_START_SECONDS = 120.0
+# Seconds of CPU a search that would take minutes may use before the page stops it.
+SPIN_LIMIT = 0.2
 
 
 def two_fruit_game(first=HUMAN, clocks=None) -> Game:
@@ -48,11 +51,20 @@ def test_the_agent_loses_when_it_answers_with_an_empty_cell():
     assert game.winner == HUMAN and game.reason == "the agent answered with no move: A1 is an empty cell"
 
 
-def test_an_agent_that_never_answers_loses_with_the_reason():
+def test_an_agent_stopped_by_the_referees_rule_loses_with_its_reason_and_fault():
     game = two_fruit_game(first=AGENT)
-    game.agent_failed("was still thinking 5 s after its clock ran out", seconds=15.0)
-    assert game.winner == HUMAN and game.clocks[AGENT] == -5.0
-    assert game.reason == "the agent was still thinking 5 s after its clock ran out"
+    game.agent_failed("ran out of time: stopped at 11.000 s of CPU, its clock 10.000 s", cpu=11.0, fault="time")
+    assert game.winner == HUMAN and game.clocks[AGENT] == -1.0 and game.fault == "time"
+    assert game.reason == "the agent ran out of time: stopped at 11.000 s of CPU, its clock 10.000 s"
+    stalled = two_fruit_game(first=AGENT)
+    stalled.agent_failed("stopped: used 0.1 s of CPU in 21.0 s of wall time, ...", cpu=0.1, fault="stalled")
+    assert stalled.winner == HUMAN and stalled.fault == "stalled" and stalled.clocks[AGENT] == pytest.approx(9.9)
+
+
+def test_an_agent_whose_process_died_loses_its_move_as_invalid():
+    game = two_fruit_game(first=AGENT)
+    game.agent_failed("lost its process in the middle of the move (killed by signal 9)", cpu=0.5)
+    assert game.winner == HUMAN and game.fault == "invalid" and game.clocks[AGENT] == 9.5
 
 
 def test_the_persons_clock_runs_only_on_their_turn():
@@ -190,41 +202,126 @@ def test_the_pool_runs_functions_in_other_processes():
     assert os.getpid() not in pids and total == 5
 
 
-def test_a_task_past_its_wall_time_is_given_up_on():
+def spin(limit: float) -> TaskLost:
+    """The TaskLost of a task that spins (minutes of a hash in C) on a pool with `limit`."""
+
     async def scenario():
         pool = WorkerPool(workers=1)
         try:
-            with pytest.raises(asyncio.TimeoutError):
-                await pool.run(0.05, time.sleep, 1.0)
-            return await pool.run(30, operator.mul, 6, 7)  # waits for the worker to be free
+            with pytest.raises(TaskLost) as lost:
+                await pool.run(limit, hashlib.pbkdf2_hmac, "sha256", b"fruit", b"rage", 2**31 - 1)
+            return lost.value, await pool.run(30, operator.mul, 6, 7)  # on a fresh worker
         finally:
             pool.close()
 
-    assert run(scenario()) == 42
+    lost, product = run(scenario())
+    assert product == 42
+    return lost
+
+
+def test_a_task_past_its_cpu_limit_is_stopped_and_its_worker_replaced():
+    lost = spin(SPIN_LIMIT)
+    assert lost.end.verdict == "time" and lost.cpu >= SPIN_LIMIT + BACKSTOP_SLACK
+    assert str(lost).startswith("ran out of time: stopped at ") and str(lost).endswith("its clock 0.200 s")
+
+
+def test_a_task_that_sleeps_is_not_stopped_for_the_wall_time_it_takes():
+    async def scenario():
+        pool = WorkerPool(workers=1)
+        try:
+            return await pool.run(0.01, time.sleep, 1.0)
+        finally:
+            pool.close()
+
+    assert run(scenario()) is None
+
+
+def test_a_task_idle_past_the_grace_is_stopped_as_stalled():
+    async def scenario():
+        pool = WorkerPool(workers=1)
+        try:
+            with pytest.raises(TaskLost) as lost:
+                await pool.run(None, time.sleep, 3600)
+            return lost.value
+        finally:
+            pool.close()
+
+    lost = run(scenario())
+    assert lost.end.verdict == "stalled" and "(asleep, blocked or stopped)" in str(lost)
 
 
 def test_a_dead_worker_is_reported_and_replaced():
     async def scenario():
         pool = WorkerPool(workers=1)
         try:
-            with pytest.raises(WorkerDied):
+            with pytest.raises(TaskLost) as lost:
                 await pool.run(30, os._exit, 1)
-            return await pool.run(30, operator.add, 1, 1)
+            return str(lost.value), await pool.run(30, operator.add, 1, 1)
         finally:
             pool.close()
 
-    assert run(scenario()) == 2
+    assert run(scenario()) == ("its worker process died (exit code 1)", 2)
+
+
+def test_a_worker_killed_while_idle_leaves_the_pool_working():
+    async def scenario():
+        pool = WorkerPool(workers=2)
+        try:
+            first = await asyncio.gather(*(pool.run(30, os.getpid) for _ in range(2)))
+            for pid in first:
+                os.kill(pid, signal.SIGKILL)
+            time.sleep(0.5)
+            return first, await asyncio.gather(*(pool.run(30, os.getpid) for _ in range(4)))
+        finally:
+            pool.close()
+
+    first, then = run(scenario())
+    assert not set(first) & set(then)
+
+
+def test_a_worker_killed_mid_task_loses_that_task_alone():
+    async def scenario():
+        pool = WorkerPool(workers=2)
+        try:
+            killed = asyncio.ensure_future(pool.run(None, time.sleep, 3600))
+            other = asyncio.ensure_future(pool.run(None, time.sleep, 2.0))
+            while len(pool._all) < 2 or not all(worker.notes for worker in pool._all):
+                await asyncio.sleep(0.05)  # both tasks have begun
+            sleeper = next(worker for worker in pool._all if worker.task[1][1] == (3600,))
+            os.kill(sleeper.process.pid, signal.SIGKILL)
+            with pytest.raises(TaskLost) as lost:
+                await killed
+            return str(lost.value), await other
+        finally:
+            pool.close()
+
+    assert run(scenario()) == ("its worker process died (killed by signal 9)", None)
+
+
+def test_closing_the_pool_ends_a_stopped_worker():
+    async def scenario():
+        pool = WorkerPool(workers=1)
+        pid = await pool.run(30, os.getpid)
+        running = asyncio.ensure_future(pool.run(None, time.sleep, 3600))
+        await asyncio.sleep(0.5)
+        os.kill(pid, signal.SIGSTOP)
+        pool.close()
+        with pytest.raises(TaskLost):
+            await running
+        return pid
+
+    pid = run(scenario())
+    assert not os.path.exists(f"/proc/{pid}")
 
 
 def test_thinking_gives_a_legal_move_and_its_cpu_or_why_there_is_none():
-    """Timed by the clock alone (no wall grace) from a worker that is up: the guard
-    measures the agent's move, not the start of a process on a loaded machine."""
+    """The CPU charged is the agent's move alone, not the start of its worker."""
     board = Board.random(3, 6, 3)
 
     async def scenario():
-        pool = WorkerPool(workers=1, wall_grace=0.0)
+        pool = WorkerPool(workers=1)
         try:
-            warm = await pool.think("ours", board.rows, 3, WORKER_START_SECONDS)
+            warm = await pool.think("ours", board.rows, 3, 30.0)
             assert warm.cell is not None, warm.failure
             good = await pool.think("ours", board.rows, 3, 1.0)
             unknown = await pool.think("nobody", board.rows, 3, 1.0)

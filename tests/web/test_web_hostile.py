@@ -17,10 +17,12 @@ from web_helpers import children, long_game_record, records_file, rss_mb, runnin
 from agent.web.app import MAX_GAMES
 from agent.web.http_server import ANSWERED_BODY_SECONDS, HEAD_SECONDS
 from agent.web.replays import MAX_RECORDS_BYTES
-from agent.web.thinking import WALL_GRACE
 
 UPLOAD = "/api/records/upload"
 RSS_LIMIT_MB = 200
+# Wall seconds past its clock an agent's move may wait while files are checked: the checks
+# run in a pool of their own, at a lower priority, so they must not hold the move up.
+CHECKS_DELAY = 5.0
 
 
 def padded_upload() -> bytes:
@@ -59,8 +61,8 @@ def test_ten_uploads_padded_with_empty_objects_leave_the_server_small(tmp_path):
 
 def test_a_game_moves_on_time_while_two_heavy_uploads_are_checked(tmp_path):
     """The attack: 4 MB files of whole 26x26 games of over 500 moves each, two at once
-    (from two addresses); the agent's move must still come within its clock and the wall
-    guard."""
+    (from two addresses); the agent's move must still come, within its clock and a few
+    seconds (CHECKS_DELAY)."""
     record = long_game_record(26, 9, seed=1)
     heavy = records_file(record, MAX_RECORDS_BYTES // len(records_file(record, 1)))
     assert len(heavy) <= MAX_RECORDS_BYTES and len(record["moves"]) > 500
@@ -87,7 +89,7 @@ def test_a_game_moves_on_time_while_two_heavy_uploads_are_checked(tmp_path):
         for sender in senders:
             sender.join()
     assert moved.status_code == 200 and moved.json()["turn"] == "you", moved.text
-    assert waited < agent_clock + WALL_GRACE, f"the agent's move took {waited:.1f} s"
+    assert waited < agent_clock + CHECKS_DELAY, f"the agent's move took {waited:.1f} s"
     for reply in uploads.values():
         assert reply.status_code == 413 and "too long to check at once" in reply.json()["error"], reply.text
 

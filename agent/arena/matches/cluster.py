@@ -436,8 +436,8 @@ class GameProcess:
 
     def stop(self) -> None:
         """Close its stdin, and kill it if it has not exited STOP_GRACE seconds later (the
-        grace a local match's workers have, agent.arena.processes.workers)."""
-        from agent.arena.processes.workers import STOP_GRACE
+        idle grace of a local match's workers told to stop, agent.arena.processes.workers)."""
+        from agent.arena.processes.referee_clock import STOP_GRACE
 
         self.stopping = True
         with contextlib.suppress(OSError):

@@ -9,14 +9,14 @@ move loses it, how the process ended in the reason. A player's own timers end a 
 the referee's clock rule (agent.arena.inprocess); one that disarms or blocks them, is
 stuck in a long C call, or whose process is stopped, is ended from outside by the same
 rule with BACKSTOP_SLACK more (WatchedGames): its worker is stopped, and the mover loses
-for what the watch found (on time, or stalled)."""
+for what the watch found (on time, or stalled). The making of a game's players is watched
+so too: one that hangs stops the match with a one-line error."""
 
 from __future__ import annotations
 
 import functools
 import time
 from dataclasses import dataclass
-from typing import Optional
 
 from agent.arena.command_player import stop_shared_runners
 from agent.arena.matches.games import MatchSettings, in_match, play_match_game
@@ -73,10 +73,12 @@ class WatchedGames:
     settings: MatchSettings
     clock: RefereeClock
 
-    def watching(self, game: int, notes: list) -> Optional[MoveWatch]:
-        """The watch of the move under way (none before the game has begun)."""
+    def watching(self, game: int, notes: list) -> MoveWatch:
+        """The watch of the move under way; before the game has begun, of the making of its
+        two players, held to the rule as a move with both clocks together (a making is
+        charged to no move, but may take no more than its game)."""
         if not notes:
-            return None
+            return self.clock.watch(sum(self.settings.clocks), time.monotonic(), BACKSTOP_SLACK)
         so_far = notes[0]
         if len(notes) == 1:
             mover, clocks = so_far.first, so_far.clocks
@@ -88,6 +90,8 @@ class WatchedGames:
     def lost(self, game: int, end, notes: list) -> GameRecord:
         """The record of a game whose process died twice, or was stopped on its watch's
         verdict: the game as its notes left it, lost by the side to move."""
+        if not notes and end.verdict is not None:
+            raise SetupFailed(f"game {game}'s players were not made: {end.reason}")
         if not notes:
             raise SetupFailed(f"game {game}'s process ended twice before the game began ({end.how})")
         so_far = _game_so_far(notes)

@@ -19,16 +19,19 @@ class Refused(Exception):
 
 
 def prepare(args, labels, params=()) -> tuple:
-    """(a PlayerSpec per label, the --positions' Boards or None); the first label's player
-    gets `params`. Refused when a game could not be played."""
+    """(a PlayerSpec per label, the --positions' Boards or None, the name the records give
+    each label's players); the first label's player gets `params`. Refused when a game
+    could not be played."""
     clock = RefereeClock(args.clock, args.grace)
     specs = [
         PlayerSpec(label, args.in_process, clock, params if i == 0 else (), args.isolate)
         for i, label in enumerate(labels)
     ]
-    for spec in specs:
+    names = []
+    for i, spec in enumerate(specs):
+        own_clock = getattr(args, "time_b", None) if i == 1 else None  # match's B may have a clock of its own
         try:
-            spec.check()  # a command that surely cannot run, or a relative path in it
+            names.append(spec.check(own_clock or args.time))  # a command that surely cannot run, a relative path
         except ValueError as error:
             raise Refused(printable(error), 2) from None  # a player's own text: escaped
     positions = None
@@ -46,7 +49,7 @@ def prepare(args, labels, params=()) -> tuple:
             check_cluster(args.cluster)
         except ClusterError as error:
             raise Refused(str(error), 1) from None
-    return specs, positions
+    return specs, positions, tuple(names)
 
 
 def warn_of_jobs(args, command: str) -> None:

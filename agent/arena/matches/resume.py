@@ -61,9 +61,10 @@ def seed_of(finished: list) -> Optional[int]:
     return (first["seed"] - first.get("pair", first["game"])) // 100_000
 
 
-def check_same_match(path: str, finished: list, settings: MatchSettings, labels: tuple, clock: str = "cpu") -> None:
-    """ResumeError unless every record is a different game of this very match, on the
-    same `clock` (cpu or wall)."""
+def check_same_match(path: str, finished: list, settings: MatchSettings, names: tuple, clock: str = "cpu") -> None:
+    """ResumeError unless every record is a different game of this very match, between
+    players of these `names` (as records give them, player_name) on the same `clock`
+    (cpu or wall)."""
     clocks = settings.clocks
     lines: dict[int, int] = {}  # game: the line that holds it
     for number, record in finished:
@@ -78,7 +79,7 @@ def check_same_match(path: str, finished: list, settings: MatchSettings, labels:
         expected = {
             "seed": seed,
             "time": clocks[0],
-            "agents": dict(zip("AB", labels)),
+            "agents": dict(zip("AB", names)),
             "pair": board if settings.paired else None,
         }
         if settings.positions:

@@ -1,18 +1,23 @@
 """The games of a review (`fruit-rage analyse`, `audit`) run as a match's are, one game a
 task: in line, in `jobs` worker processes, or on a Dask cluster; each game's result handed
 on in the order of the records whatever order they finish in, so that the output is the
-same for any number of jobs."""
+same for any number of jobs. Each worker is held to the watchdog's idle rule: one that asks
+for no CPU for longer than the grace (stopped, or blocked) is stopped, and its game named
+as not reviewed."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Callable, Optional
+
+from agent.arena.processes.referee_clock import COMPETITION_CLOCK, MoveWatch
 
 
 @dataclass(frozen=True)
 class NotReviewed:
     """A game's result when its review could not be done: its worker process died, and
-    died again when the game was reviewed once more."""
+    died again when the game was reviewed once more, or was stopped, idle."""
 
     reason: str
 
@@ -29,7 +34,8 @@ def review_games(
     """`function(record, *arguments)` for every record (a module-level function: it may
     run in another process or on another machine), handing `finished(record, result)`
     each result in the records' order, as soon as those before it are in; a NotReviewed
-    as the result of a game whose worker died twice. Ctrl-C stops the games running and
+    as the result of a game whose worker died twice or idled past the grace (a review has
+    no clock: it is never stopped for the CPU it uses). Ctrl-C stops the games running and
     raises KeyboardInterrupt; on a cluster, a ClusterError says why it cannot run them."""
     if cluster is None and jobs <= 1:
         for record in records:
@@ -54,7 +60,14 @@ def review_games(
     else:
         from agent.arena.processes.workers import run_tasks
 
-        run_tasks(calls, jobs, _review_one, lambda call, result: in_order(call[0], result), _not_reviewed)
+        run_tasks(
+            calls,
+            jobs,
+            _review_one,
+            lambda call, result: in_order(call[0], result),
+            _not_reviewed,
+            watching=_watched_review,
+        )
 
 
 def _review_one(call: tuple, note):
@@ -63,5 +76,11 @@ def _review_one(call: tuple, note):
     return function(*arguments)
 
 
+def _watched_review(call: tuple, notes: list) -> MoveWatch:
+    return COMPETITION_CLOCK.idle_watch(time.monotonic())
+
+
 def _not_reviewed(call: tuple, end, notes: list) -> NotReviewed:
+    if end.verdict is not None:
+        return NotReviewed(f"its worker was {end.reason}")
     return NotReviewed(f"worker died twice ({end.how})")

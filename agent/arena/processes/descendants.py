@@ -56,16 +56,17 @@ def end_descendants(spared: frozenset = frozenset()) -> None:
                 pass
 
 
-def end_tree(pid: int) -> None:
-    """SIGKILL process `pid`, one of ours, and every process below it: those below first,
-    while `pid`, stopped (SIGSTOP), still holds them; the orphans of those killed go to it
-    (a worker is their subreaper), not to init. One we may not signal is left, as is one
-    that takes longer than TREE_LIMIT to die (stuck in the kernel)."""
+def end_tree(pid: int, spared: frozenset = frozenset()) -> None:
+    """SIGKILL process `pid`, one of ours, and every process below it but the `spared`
+    pids: those below first, while `pid`, stopped (SIGSTOP), still holds them; the orphans
+    of those killed go to it (a worker is their subreaper), not to init. One we may not
+    signal is left, as is one that takes longer than TREE_LIMIT to die (stuck in the
+    kernel)."""
     try:
         os.kill(pid, signal.SIGSTOP)
     except ProcessLookupError:
         return
-    left_alone: set = set()
+    left_alone: set = set(spared)
     deadline = time.monotonic() + TREE_LIMIT
     while time.monotonic() < deadline:
         living = [process for process in below(pid) if process not in left_alone and _alive(process)]

@@ -18,6 +18,7 @@ match's workers or on a cluster) applies this one rule.
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from typing import Optional
@@ -68,8 +69,24 @@ class RefereeClock:
         seconds more of each limit (a backstop behind the move's own timers)."""
         return MoveWatch(self, clock_left, started, slack)
 
+    def idle_watch(self, started: float) -> MoveWatch:
+        """A watch on work that has no clock (a review's game, a hint on the page), begun at
+        `started`: never out of time, stopped once idle past the grace."""
+        return MoveWatch(self, math.inf, started)
+
 
 COMPETITION_CLOCK = RefereeClock()  # the competition's rule: CPU time, DEFAULT_GRACE
+
+# A worker told to stop (SIGTERM) ends its task by its own handler, which cannot run while
+# it is inside one long C call, has the signal blocked or is stopped: it is held to the rule
+# as a move with no clock left, BACKSTOP_SLACK behind, that may idle for STOP_GRACE, and
+# killed once it has used BACKSTOP_SLACK of CPU since, or idled past that.
+STOP_GRACE = 10.0
+
+
+def stop_watch(started: float) -> MoveWatch:
+    """The watch on a worker told to stop at `started` (time.monotonic)."""
+    return RefereeClock(grace=STOP_GRACE).watch(0.0, started, BACKSTOP_SLACK)
 
 
 class MoveWatch:
@@ -79,8 +96,9 @@ class MoveWatch:
     def __init__(self, clock: RefereeClock, clock_left: float, started: float, slack: float = 0.0):
         self.clock = clock
         self.clock_left = max(clock_left, 0.0)
-        self.time_limit = max(clock_left, 0.0) + slack
-        self.idle_limit = max(clock_left, 0.0) + clock.grace + slack
+        self.time_limit = self.clock_left + slack
+        # work with no clock (math.inf, idle_watch) may idle for the grace alone
+        self.idle_limit = (self.clock_left if math.isfinite(self.clock_left) else 0.0) + clock.grace + slack
         self.started = started
         self.idle = 0.0  # wall seconds in which the move neither ran nor waited to run
         self.verdict: Optional[str] = None  # FAULT_TIME or FAULT_STALLED, once given

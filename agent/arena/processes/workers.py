@@ -1,18 +1,21 @@
-"""Worker processes, for the arena (a match's games, a review's) and the page: how one
-starts, how its parent stops it, and how its death is told.
+"""Worker processes, for the arena (a match's games, a review's, a Python player's making
+and moves) and the page: how one starts, how its parent stops it, and how its death is told.
 
-An arena worker runs the tasks it is handed one at a time. It has a session of its own:
-the signals sent to its parent's whole process group (Ctrl-C at a terminal, `timeout`)
-are the parent's to handle. The parent's SIGTERM unwinds the task it runs (Stopping),
-and the kernel's parent-death signal sends it that SIGTERM when the parent dies outright
-(SIGKILL), so that no worker plays on for nobody. The parent stops its workers with
-SIGTERM, repeated, then SIGKILL after a grace. A worker ends every process its task
-started when the task ends, wherever they went (descendants.py); a worker killed has
-them killed first. A worker that ends before its task's result came has died: its task
-is run again once on a fresh worker, and when that one dies too, the task is lost, with
-how its process ended. A worker whose task is watched (a game's move, by the referee's
-clock) is stopped on the watch's verdict, and its task lost at once: a player stuck in one
-long C call, its timer signals blocked, or the process stopped."""
+A worker runs the tasks it is handed one at a time. It has a session of its own: the
+signals sent to its parent's whole process group (Ctrl-C at a terminal, `timeout`) are the
+parent's to handle. The parent's SIGTERM unwinds the task it runs (Stopping), and the
+kernel's parent-death signal sends it that SIGTERM when the parent dies outright (SIGKILL),
+so that no worker plays on for nobody; its guard (worker_guard.py) ends it when it cannot
+end itself. The parent stops its workers with SIGTERM, repeated, and kills one by the stop
+rule (referee_clock.stop_watch): once it has used a second of CPU since, or idled past the
+grace, with every process below it. A worker ends every process its task started when the
+task ends, wherever they went (descendants.py); a worker killed has them killed first. A
+worker that ends before its task's result came has died: in run_tasks its task is run
+again once on a fresh worker, and when that one dies too, the task is lost, with how its
+process ended. A worker whose task is watched (a game's move by the referee's clock, a
+review's game by the watchdog's idle rule) is stopped on the watch's verdict, and its task
+lost at once: a player stuck in one long C call, its timer signals blocked, or the process
+stopped."""
 
 from __future__ import annotations
 
@@ -37,11 +40,9 @@ from agent.arena.processes.stop_signals import (
     signals_held,
 )
 from agent.arena.processes.usage import TreeProbe, Usage
+from agent.arena.processes.worker_guard import StopWatch, start_guard
 
-# Seconds a worker has to end its task after SIGTERM before it is killed, and how often
-# the SIGTERM is sent again meanwhile (one may come before its handler is set).
-STOP_GRACE = 10.0
-SIGTERM_REPEAT = 0.5
+SIGTERM_REPEAT = 0.5  # how often a stop's SIGTERM is sent again (one may come before its handler is set)
 POLL = 0.2  # seconds between looks for a lost stop signal or a watched worker's verdict while tasks run
 WATCHED_STOP_GRACE = 2.0  # seconds a worker stopped on a watch's verdict has to end before it is killed
 
@@ -76,20 +77,28 @@ def begin_page_worker(server: int, niceness: int = 0) -> None:
         os.nice(niceness)
 
 
-def stop_processes(processes: list, grace: float = STOP_GRACE) -> list:
+def stop_processes(processes: list, grace: Optional[float] = None) -> list:
     """End these processes and wait for them: SIGTERM, sent again every SIGTERM_REPEAT
-    seconds, SIGKILL to those still there after `grace`, with every process below them.
+    seconds; SIGKILL, with every process below, to one still there after `grace` wall
+    seconds, or when None, on the stop rule's verdict (StopWatch: a second of CPU since,
+    or idle past STOP_GRACE; a process a loaded machine keeps waiting is given the time).
     Returns those killed so: what their watchers would have removed is left."""
-    deadline = time.monotonic() + grace
+    started = time.monotonic()
     running = [process for process in processes if process.exitcode is None]
+    watches = {process: StopWatch(process.pid) for process in running} if grace is None else {}
     killed = []
     while running:
-        late = time.monotonic() >= deadline
         for process in running:
-            if late and process not in killed:
+            if process in killed:
+                continue
+            if grace is None:
+                late = watches[process].verdict() is not None
+            else:
+                late = time.monotonic() - started >= grace
+            if late:
                 end_tree(process.pid)
                 killed.append(process)
-            elif not late:
+            else:
                 process.terminate()
         multiprocessing.connection.wait([process.sentinel for process in running], SIGTERM_REPEAT)
         running = [process for process in running if process.exitcode is None]
@@ -97,17 +106,27 @@ def stop_processes(processes: list, grace: float = STOP_GRACE) -> list:
 
 
 class Worker:
-    """An arena worker process, and what it has told of the task it runs: notes on the
-    way, then the task's result."""
+    """A worker process, and what it has told of the task it runs: notes on the way, then
+    the task's result, or how it ended first (end). `watching(task, notes)`, when given,
+    makes the MoveWatch of what the task does from its last note (see run_tasks); the
+    process runs at `niceness` when above 0."""
 
-    def __init__(self, context, serve: Callable, at_exit: Optional[Callable], watching: Optional[Callable] = None):
+    def __init__(
+        self,
+        context,
+        serve: Callable,
+        at_exit: Optional[Callable] = None,
+        watching: Optional[Callable] = None,
+        niceness: int = 0,
+    ):
         self.task: Optional[tuple[int, Any]] = None  # (number in the run, task)
         self.notes: list = []  # what the task told so far
         self.done = False
         self.result: Any = None
+        self.end: Optional[WorkerEnd] = None  # how its process ended before the task did
         self.results, results = context.Pipe(duplex=False)
         tasks, self.tasks = context.Pipe(duplex=False)
-        self.process = context.Process(target=_serve, args=(tasks, results, os.getpid(), serve, at_exit))
+        self.process = context.Process(target=_serve, args=(tasks, results, os.getpid(), serve, at_exit, niceness))
         with signals_held():  # a stop then comes after the fork, to the handlers _serve sets
             self.process.start()
         tasks.close()
@@ -115,7 +134,9 @@ class Worker:
         self.watch = TaskWatch(self.process.pid, watching) if watching else None
 
     def hand(self, task: tuple[int, Any]) -> None:
-        self.task, self.notes, self.done, self.result = task, [], False, None
+        self.task, self.notes, self.done, self.result, self.end = task, [], False, None, None
+        if self.watch is not None:
+            self.watch.restart()
         try:
             self.tasks.send(task[1])
         except OSError:  # it died while idle: seen as a death in this task
@@ -152,6 +173,29 @@ class Worker:
             self.read()
         return not self.done and self.process.exitcode is not None
 
+    def look(self) -> bool:
+        """Whether its task is over, looking now: its result came (done), or its process
+        ended first, stopped here on its watch's verdict or not (end says how). The task's
+        exception when it raised one."""
+        self.read()
+        verdict = self.verdict()
+        if verdict is not None:
+            stop_processes([self.process], WATCHED_STOP_GRACE)
+        if verdict is not None or self.died():
+            reason = self.watch.reason() if self.watch is not None and verdict is not None else ""
+            self.end = WorkerEnd(ended_how(self.process.exitcode), verdict, reason)
+            return True
+        return self.done
+
+    def run(self, task: Any) -> Any:
+        """`task` run on this worker alone, waited for: its result, or the WorkerEnd of a
+        process that ended first."""
+        self.hand((0, task))
+        while not self.look():
+            multiprocessing.connection.wait(self.waits_on, POLL)
+            raise_lost_stop()
+        return self.result if self.done else self.end
+
     def close(self) -> None:
         """End the process once its task is over (at once if it is idle) and wait for it.
         Told so, not left to see its task pipe close: the workers forked after it hold
@@ -167,15 +211,20 @@ class Worker:
 
 class TaskWatch:
     """A process that runs watched tasks, looked at from outside (its own CPU, the demand of
-    its whole tree): a new MoveWatch from watching(task, notes) whenever a note has come (a
-    new move), held to what the process has used since."""
+    its whole tree): a new MoveWatch from watching(task, notes) as each task begins and
+    whenever a note has come (a new move), held to what the process has used since."""
 
     def __init__(self, pid: int, watching: Callable):
         self.probe = TreeProbe(pid, own_cpu=True)
         self.watching = watching
         self.watch: Any = None  # the MoveWatch of what the task does now; None: nothing to watch
-        self.notes_seen = -1  # how many notes had come when it was made
+        self.notes_seen = -1  # how many notes had come when it was made; -1: a task begins
         self.since = Usage(0.0, 0.0)  # and what the process had used by then
+        self.used = Usage(0.0, 0.0)  # and what it has used since, at the last look
+
+    def restart(self) -> None:
+        """A new task begins: its watch is made at the next look."""
+        self.watch, self.notes_seen, self.used = None, -1, Usage(0.0, 0.0)
 
     def verdict(self, task: Any, notes: list) -> Optional[str]:
         """The watch's verdict, looking now; None while the task may go on."""
@@ -185,7 +234,8 @@ class TaskWatch:
         if self.watch is None:
             return None
         usage = self.probe.usage()
-        return self.watch.observe(Usage(usage.cpu - self.since.cpu, usage.demand - self.since.demand), time.monotonic())
+        self.used = Usage(usage.cpu - self.since.cpu, usage.demand - self.since.demand)
+        return self.watch.observe(self.used, time.monotonic())
 
     def reason(self) -> str:
         return self.watch.reason() if self.watch is not None else ""
@@ -207,13 +257,13 @@ def run_tasks(
     stop the run. A task whose worker dies is run again once, on a fresh worker; when that
     one dies too, finished(task, lost(task, end, notes)): end (a WorkerEnd) says how its
     process ended, notes are what the task told there. watching(task, notes), when given,
-    makes the MoveWatch (agent.arena.processes.referee_clock) of what the task does from its last
-    note (None: nothing to watch), which looks at the worker's own CPU and the demand of
-    its whole tree; on its verdict the worker is stopped and its task lost at once,
-    end.verdict and end.reason set. An
-    exception the task raised is raised here. at_exit(), when given, runs in each worker
-    as it exits. serve and at_exit go to each worker as it starts (pickled only where
-    processes are spawned, not forked), each task through a pipe: tasks must be picklable."""
+    makes the MoveWatch (agent.arena.processes.referee_clock) of what the task does from its
+    last note (None: nothing to watch), which looks at the worker's own CPU and the demand
+    of its whole tree; on its verdict the worker is stopped and its task lost at once,
+    end.verdict and end.reason set. An exception the task raised is raised here. at_exit(),
+    when given, runs in each worker as it exits. serve and at_exit go to each worker as it
+    starts (pickled only where processes are spawned, not forked), each task through a
+    pipe: tasks must be picklable."""
     from agent.arena.processes.leftovers import remove_leftovers  # here: the page's workers need none of it
 
     context = process_context()
@@ -240,28 +290,22 @@ def run_tasks(
             multiprocessing.connection.wait([handle for worker in busy for handle in worker.waits_on], POLL)
             raise_lost_stop()
             for worker in busy:
-                assert worker.task is not None  # only a busy worker is watched
-                worker.read()
+                assert worker.task is not None  # only a busy worker is looked at
                 handed = worker.task
                 number, task = handed
-                verdict = worker.verdict()
-                if verdict is not None:
-                    stop_processes([worker.process], WATCHED_STOP_GRACE)
-                if verdict is not None or worker.died():
+                if not worker.look():
+                    continue
+                if worker.end is not None:
                     workers.remove(worker)
                     worker.close()
                     remove_leftovers(worker.process.pid)  # what the task left: moves, folders
-                    if verdict is None and number not in lost_once:
+                    if worker.end.verdict is None and number not in lost_once:
                         lost_once.add(number)
                         again.append(handed)
                         continue
-                    how = ended_how(worker.process.exitcode)
-                    reason = worker.watch.reason() if worker.watch is not None else ""
-                    result = lost(task, WorkerEnd(how, verdict, reason), worker.notes)
-                elif worker.done:
-                    result, worker.task = worker.result, None
+                    result = lost(task, worker.end, worker.notes)
                 else:
-                    continue
+                    result, worker.task = worker.result, None
                 if not finished(task, result):
                     return
         while workers:  # every task done: each worker told to end
@@ -273,11 +317,12 @@ def run_tasks(
             worker.close()
 
 
-def _serve(tasks, results, parent: int, serve: Callable, at_exit: Optional[Callable]) -> None:
+def _serve(tasks, results, parent: int, serve: Callable, at_exit: Optional[Callable], niceness: int) -> None:
     """In a worker: run each task handed in on `tasks`, sending its notes and its result
     (or the exception it raised) on `results`, until told None. The process starts with
     the stop signals blocked (see Worker): one that comes before the handlers are set
     waits for them."""
+    global _guard
     os.setsid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for number in STOP_SIGNALS:
@@ -286,6 +331,9 @@ def _serve(tasks, results, parent: int, serve: Callable, at_exit: Optional[Calla
         multiprocessing.util.Finalize(None, at_exit, exitpriority=0)
     end_with_parent(signal.SIGTERM, parent)
     become_subreaper()
+    _guard = start_guard(parent)
+    if niceness:
+        os.nice(niceness)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTING)
     try:  # again as it exits: a stop may have cut the last task's ending short
         while True:
@@ -298,7 +346,7 @@ def _serve(tasks, results, parent: int, serve: Callable, at_exit: Optional[Calla
             try:
                 result = serve(task, lambda value: results.send(("note", value)))
             except Exception as error:  # the parent raises it: a fault of the run, not of a task's player
-                results.send(("error", _sendable(error)))
+                results.send(("error", sendable(error)))
                 return
             finally:
                 _end_task_processes()
@@ -307,14 +355,16 @@ def _serve(tasks, results, parent: int, serve: Callable, at_exit: Optional[Calla
         _end_task_processes()
 
 
+_guard: Optional[int] = None  # in a worker: the pid of its guard, once it has one
+
+
 def _end_task_processes() -> None:
     """Every process the task started and left, wherever it went; not the watcher, which
     removes what this worker leaves when it dies (a command move started by the next task
-    starts its own move launcher again)."""
+    starts its own move launcher again), nor the worker's guard."""
     from agent.arena.processes.leftovers import own_watcher
 
-    watcher = own_watcher()
-    end_descendants(frozenset() if watcher is None else frozenset({watcher}))
+    end_descendants(frozenset(pid for pid in (own_watcher(), _guard) if pid is not None))
 
 
 def _stop_task(signum, frame) -> None:
@@ -325,7 +375,7 @@ def _stop_task(signum, frame) -> None:
     raise Stopping(128 + signum)
 
 
-def _sendable(error: Exception) -> Exception:
+def sendable(error: Exception) -> Exception:
     """`error`, or when it cannot be pickled, a RuntimeError that says what it was."""
     import pickle
 
