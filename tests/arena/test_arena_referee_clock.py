@@ -230,6 +230,7 @@ def test_a_match_with_burners_loads_the_machine_says_how_much_and_leaves_none_ru
 
     from agent.arena.processes.burners import BURN
 
+    others = set(processes_running(BURN))  # burners of another match on this machine
     done = subprocess.run(
         [sys.executable, "-m", "agent", "match", "greedy", "random", "--games", "2", "--size", "5", "--types", "3"]
         + ["--seed", "3", "--burners", "2"],
@@ -242,4 +243,4 @@ def test_a_match_with_burners_loads_the_machine_says_how_much_and_leaves_none_ru
     load = re.search(r"load: 2 CPU burners; ([\d.]+) runnable processes on average, ([\d.]+) a core", done.stdout)
     assert load and float(load.group(1)) >= 2.0, done.stdout
     assert "max clock share" in done.stdout
-    assert processes_running(BURN) == []
+    assert set(processes_running(BURN)) <= others
