@@ -12,7 +12,7 @@ The policy:
   floor below which the quick move answers (launch.py) and a safety margin; keep back the
   endgame, what the searches to the end will cost once the position is small enough; and
   spread the rest over the own moves until then (at most HORIZON of them), capped at
-  MAX_STRETCH times a move's share and MAX_FRACTION of all that is spendable. The moves after
+  max_stretch() times a move's share and MAX_FRACTION of all that is spendable. The moves after
   the first search to the end need little: each searches a smaller position to its end.
 - the endgame: a search to the end is predicted from the groups that may still merge
   (predicted_solve_nodes). It begins when the endgame's searches to the end are predicted
@@ -47,10 +47,13 @@ MIN_THINK = 0.005  # s: below this to spend a move answers at once (the one-ply 
 OWN_MOVES_PER_GROUP = 0.35
 HORIZON = 40  # own moves the spendable time is spread over, at most: early, decisive moves get more
 # A move may use this many times its share when unstable: its next iteration is started
-# only if predicted to end by then. 4 let single moves of 12x12 p4 at 10 s take a quarter
-# of the clock (an iteration is 10-50 times the last there); paired against the agent
-# before this policy, 20 boards: 2 gave +1.3 +/- 1.8 a pair, 4 gave -1.1 +/- 2.0.
+# only if predicted to end by then. On boards under LARGE_BOARD columns 4 let single moves
+# of 12x12 p4 at 10 s take a quarter of the clock (an iteration there is 10-50 times the
+# last). Paired against the agent before this policy, 20 boards each: 12x12 p4 10 s, 2 gave
+# +1.3 +/- 1.8 a pair and 4 gave -1.1 +/- 2.0; 26x26 p9 10 s, 4 gave +6.0 +/- 5.3 and
+# 2 gave -3.5 +/- 7.4.
 MAX_STRETCH = 2.0
+MAX_STRETCH_LARGE = 4.0
 MAX_FRACTION = 0.5  # and never more than this part of the spendable time
 
 # --- The stop rules (keep_searching) ----------------------------------------------------
@@ -97,6 +100,11 @@ def predicted_solve_nodes(groups: float, size: int = MOST_COLUMNS) -> float:
     (a median): they grow by SOLVE_GROWTH a group."""
     at_zero = SOLVE_NODES_AT_ZERO_LARGE if size >= LARGE_BOARD else SOLVE_NODES_AT_ZERO
     return at_zero * SOLVE_GROWTH**groups
+
+
+def max_stretch(size: int) -> float:
+    """How many times its share a move on a board of `size` columns may use when unstable."""
+    return MAX_STRETCH_LARGE if size >= LARGE_BOARD else MAX_STRETCH
 
 
 def solve_seconds(groups: "float | None", nodes_per_second: float, size: int = MOST_COLUMNS) -> float:
@@ -185,7 +193,7 @@ def plan(
         return Budget(spent, spent, spent + MIN_THINK, instant=True)
     if mergeable is None:  # no search to the end planned: the share is over every move left
         share = spendable / min(max(groups * OWN_MOVES_PER_GROUP, 1.0), HORIZON)
-        cap = min(MAX_FRACTION * spendable, MAX_STRETCH * share)
+        cap = min(MAX_FRACTION * spendable, max_stretch(size) * share)
         return Budget(spent, spent + min(share, cap), spent + cap, instant=False)
     # The endgame begins where its searches to the end fit in SOLVE_REACH of what can be spent:
     # the first may take twice its prediction, the later ones FOLLOW_UP of it.
@@ -204,7 +212,7 @@ def plan(
     target = max(reach, solvable_groups(SOLVE_REACH * kept / need, nodes_per_second, size), 0)
     moves = groups * (1.0 - target / mergeable)
     share = (spendable - kept) / min(max(moves * OWN_MOVES_PER_GROUP, 1.0), HORIZON)
-    cap = min(MAX_FRACTION * (spendable - kept), MAX_STRETCH * share)
+    cap = min(MAX_FRACTION * (spendable - kept), max_stretch(size) * share)
     return Budget(spent, spent + min(share, cap), spent + cap, instant=False)
 
 

@@ -230,3 +230,11 @@ def test_a_search_to_the_end_cut_short_leaves_the_deepening_a_move_s_share():
     assert manager.budget.optimum == budget.unsolved and manager.budget.maximum == budget.maximum
     middle = timing.plan(60.0, 200, 0.02, 0.02, SPEED, 180)
     assert middle.unsolved == middle.optimum  # no search to the end planned: nothing to cut
+
+
+@pytest.mark.parametrize("mergeable", [None, 60])
+def test_a_middle_game_move_may_stretch_twice_its_share_under_20_columns_and_four_times_from_20(mergeable):
+    for size, stretch in ((12, 2.0), (19, 2.0), (20, 4.0), (26, 4.0)):
+        budget = timing.plan(10.0, 100, 0.02, 0.02, 650_000.0, mergeable, size)
+        share, most = budget.optimum - budget.start, budget.maximum - budget.start
+        assert most == pytest.approx(stretch * share), size
