@@ -51,7 +51,7 @@ HORIZON = 40  # own moves the spendable time is spread over, at most: early, dec
 # of 12x12 p4 at 10 s take a quarter of the clock (an iteration there is 10-50 times the
 # last). Paired against the agent before this policy, 20 boards each: 12x12 p4 10 s, 2 gave
 # +1.3 +/- 1.8 a pair and 4 gave -1.1 +/- 2.0; 26x26 p9 10 s, 4 gave +6.0 +/- 5.3 and
-# 2 gave -3.5 +/- 7.4.
+# 2 gave -3.5 +/- 7.4; both 12x12 seeds, 40 pairs: +1.6 +/- 1.4 with 2.
 MAX_STRETCH = 2.0
 MAX_STRETCH_LARGE = 4.0
 MAX_FRACTION = 0.5  # and never more than this part of the spendable time
