@@ -4,9 +4,18 @@ API and its docs), arena (games, matches, statistics), strength (features and tu
 terminal, web, and nim (the Nim games and tic-tac-toe). Helpers shared as functions are
 modules beside this file (tests/ is on the import path: pyproject's pythonpath)."""
 
+import signal
+
 import pytest
 
 from agent.move import launch
+
+# A shell starts a background job (`nohup pytest ... &`) with SIGINT ignored, and every
+# program the tests start would inherit that and shrug off the Ctrl-C they are sent. A
+# handled signal is reset to its default at exec, so Python's own handler here gives them
+# the Ctrl-C of a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
