@@ -109,3 +109,13 @@ class DeafOnce:
                 signal.signal(number, signal.SIG_IGN)
             time.sleep(3600)
         return board.legal_moves()[0]
+
+
+def misbehaving_game(player) -> tuple:
+    """(winner, fault, reason, the side of the last turn) of `player` as A, with 0.3 s and
+    a grace of 0.3 s, against greedy moving first: run in a fresh process, where no thread
+    of another test uses the CPU that a player in process is charged with."""
+    from agent import Board, GreedyPlayer, play_game
+
+    record = play_game(player, GreedyPlayer(), Board.random(7, 4, 3), (0.3, 10.0), first="B", grace=0.3)
+    return record.winner, record.fault, record.reason, record.turns[-1][0]
