@@ -9,15 +9,15 @@ import json
 import sys
 
 from agent.arena.matches.cluster import ClusterError
-from agent.arena.matches.preflight import warn_of_jobs
 from agent.arena.matches.review_runner import NotReviewed, review_games
 from agent.arena.processes.stop_signals import stop_signals_interrupt
-from agent.arena.records.reading import read_records, shown_agents
+from agent.arena.records.reading import shown_agents
 from agent.arena.review.analysis import DEFAULT_NODES, EXACT_MARK, THRESHOLDS_TEXT, analyse_game
+from agent.arena.terminal.progress import review_progress
 from agent.arena.terminal.tables import fit_lines, terminal_width
 from agent.cli_support import interrupted, number, plural, printable
-from agent.commands.match import Progress
 from agent.commands.options import RECORDED_BY, RESULTS_HELP, add_parallel_options
+from agent.commands.refusals import records_to_review
 
 PROGRAM = "fruit-rage analyse"
 DESCRIPTION = (
@@ -46,15 +46,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    try:
-        records = read_records(args.results, args.game, PROGRAM)  # checked: every move replays
-    except ValueError as error:
-        print(f"{PROGRAM}: {error}", file=sys.stderr)
+    records = records_to_review("analyse", args)
+    if records is None:
         return 2
-    if not records:
-        print(f"{PROGRAM}: {args.results} holds no games", file=sys.stderr)
-        return 2
-    warn_of_jobs(args, "analyse")
     progress = review_progress(len(records))
     not_analysed = []
     width = terminal_width(sys.stdout)
@@ -84,13 +78,6 @@ def run(args) -> int:
         return 1
     progress.close()
     return 1 if not_analysed else 0
-
-
-def review_progress(games: int) -> Progress:
-    """The match's progress line, games done and the time they take, on stderr when it is
-    a terminal (nothing otherwise: the output is the same whatever --jobs is)."""
-    terminal = sys.stderr is not None and sys.stderr.isatty()
-    return Progress(games, sys.stderr if terminal else None, sides=False)
 
 
 def report(analysis, record: dict) -> str:

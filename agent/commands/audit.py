@@ -7,15 +7,15 @@ from __future__ import annotations
 import sys
 
 from agent.arena.matches.cluster import ClusterError
-from agent.arena.matches.preflight import warn_of_jobs
 from agent.arena.matches.review_runner import NotReviewed, review_games
 from agent.arena.processes.stop_signals import stop_signals_interrupt
-from agent.arena.records.reading import read_records, shown_agents
+from agent.arena.records.reading import shown_agents
 from agent.arena.review.audit import audit_game
+from agent.arena.terminal.progress import review_progress
 from agent.arena.terminal.tables import fit_lines, terminal_width
 from agent.cli_support import interrupted, number, plural, printable
-from agent.commands.analyse import review_progress
 from agent.commands.options import RECORDED_BY, add_parallel_options, add_results_argument, positive_int
+from agent.commands.refusals import records_to_review
 
 PROGRAM = "fruit-rage audit"
 
@@ -40,15 +40,9 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    try:
-        records = read_records(args.results, args.game, PROGRAM)  # checked: every move replays
-    except ValueError as error:
-        print(f"{PROGRAM}: {error}", file=sys.stderr)
+    records = records_to_review("audit", args)
+    if records is None:
         return 2
-    if not records:
-        print(f"{PROGRAM}: {args.results} holds no games", file=sys.stderr)
-        return 2
-    warn_of_jobs(args, "audit")
     print(f"Solving each position exactly with up to {args.seconds:g} s of CPU, from the end back.", flush=True)
     records.sort(key=lambda record: record["game"])
     progress = review_progress(len(records))

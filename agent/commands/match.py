@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-import time
 
 from agent.arena.agent_commands import files_named
 from agent.arena.matches.games import MatchSettings
@@ -22,9 +21,11 @@ from agent.arena.stats.paired import paired_stats
 from agent.arena.stats.pairs import PairCollector
 from agent.arena.stats.sprt import EloSprt, MarginSprt, SprtResult
 from agent.arena.stats.summary import colour_lines, forfeit_lines, report_table
-from agent.arena.terminal.tables import clock_time, crop, fit_lines, join_fitting, terminal_width
+from agent.arena.terminal.progress import GamesProgress
+from agent.arena.terminal.tables import fit_lines, join_fitting, terminal_width
 from agent.cli_support import INTERRUPTED, interrupted, number, plural, printable
 from agent.commands.options import AGENT_KINDS, add_error_rates, add_game_options, clock_seconds, positive_int
+from agent.commands.refusals import odd_paired_games
 
 # Every game's seed (the match's times 100000, plus the board) goes into its record, and a
 # number of thousands of digits is more than JSON readers (Python's too) take back.
@@ -102,13 +103,47 @@ def add_arguments(p) -> None:
     )
 
 
+class _Refused(Exception):
+    """A step that found the match cannot be played: what to say (after `fruit-rage match: `)
+    and the exit code."""
+
+    def __init__(self, message: str, code: int = 2):
+        super().__init__(message)
+        self.code = code
+
+
 def run(args) -> int:
+    """The match in its steps: the arguments checked, the agents and the results file
+    prepared, the games played (or resumed), then the report."""
+    out = None
+    try:
+        test = _sequential_test(args)
+        specs, positions, names = _prepared(args)
+        out, out_option = _results_file(args)
+        done, settings = _match_settings(args, out, positions, names)
+    except _Refused as refusal:
+        print(f"fruit-rage match: {refusal}", file=sys.stderr)
+        return refusal.code
+    _print_setup(args, settings, test, done)
+    games = _MatchGames(done, settings.games, out, test, args.paired)
+    load = Burners(args.burners)
+    stopped_by_ctrl_c, failure = _play(args, specs, settings, games, load, out_option)
+    if failure:
+        print(failure, file=sys.stderr)
+    if stopped_by_ctrl_c:
+        interrupted("fruit-rage match")
+    _report(args, settings, games, load, stopped=stopped_by_ctrl_c or bool(failure), ctrl_c=stopped_by_ctrl_c)
+    return INTERRUPTED if stopped_by_ctrl_c else 1 if failure else 0
+
+
+def _sequential_test(args) -> EloSprt | MarginSprt | None:
+    """The sequential test asked for (--sprt, --sprt-margin), or None; --games defaulted by
+    it, and every setting checked that needs no file or agent."""
     sequential = args.sprt or args.sprt_margin
     if args.games is None:
         args.games = DEFAULT_SEQUENTIAL_GAMES if sequential else DEFAULT_GAMES
     if sequential and not args.paired:
-        print("fruit-rage match: a sequential test (--sprt, --sprt-margin) reads pairs: add --paired", file=sys.stderr)
-        return 2
+        raise _Refused("a sequential test (--sprt, --sprt-margin) reads pairs: add --paired")
     try:
         test = (
             EloSprt(args.sprt[0], args.sprt[1], alpha=args.alpha, beta=args.beta)
@@ -118,39 +153,46 @@ def run(args) -> int:
             else None
         )
     except ValueError as error:
-        print(f"fruit-rage match: {error}", file=sys.stderr)
-        return 2
-    if args.paired and args.games % 2:
-        print(
-            f"fruit-rage match: --paired plays every board twice, so --games must be even (got {args.games})",
-            file=sys.stderr,
-        )
-        return 2
+        raise _Refused(str(error)) from None
+    if odd_paired_games(args):
+        raise _Refused(odd_paired_games(args))
     if args.seed is not None and not -SEED_LIMIT < args.seed < SEED_LIMIT:
-        print(f"fruit-rage match: --seed must have at most 18 digits (got {len(str(abs(args.seed)))})", file=sys.stderr)
-        return 2
+        raise _Refused(f"--seed must have at most 18 digits (got {len(str(abs(args.seed)))})")
+    return test
+
+
+def _prepared(args) -> tuple:
+    """(the players' specs, the given openings, the agents' names), checked before any game."""
     try:
-        specs, positions, names = prepare(args, (args.agent_a, args.agent_b))
+        prepared = prepare(args, (args.agent_a, args.agent_b))
     except Refused as refusal:
-        print(f"fruit-rage match: {refusal}", file=sys.stderr)
-        return refusal.code
+        raise _Refused(str(refusal), refusal.code) from None
     warn_of_jobs(args, "match")
+    return prepared
+
+
+def _results_file(args) -> tuple:
+    """(the results file, locked for this match, or None without --out and --resume; the
+    option that names it, for messages)."""
     out_path = args.resume or args.out
     out_option = f"--resume {args.resume}" if args.resume else f"--out {args.out}"
     problem = out_path is not None and _out_problem(out_path, (args.agent_a, args.agent_b))
     if problem:
-        print(f"fruit-rage match: {problem}", file=sys.stderr)
-        return 2
-    out = None
-    if out_path is not None:
-        try:
-            out = RecordsFile(out_path, resume=bool(args.resume))  # locked: this match's alone
-        except RecordsFile.Refused as refusal:
-            print(f"fruit-rage match: {out_option} {refusal}", file=sys.stderr)
-            return 2
-        except OSError as error:
-            print(f"fruit-rage match: cannot write {out_option}: {error.strerror}", file=sys.stderr)
-            return 1
+        raise _Refused(problem)
+    if out_path is None:
+        return None, out_option
+    try:
+        return RecordsFile(out_path, resume=bool(args.resume)), out_option  # locked: this match's alone
+    except RecordsFile.Refused as refusal:
+        raise _Refused(f"{out_option} {refusal}") from None
+    except OSError as error:
+        raise _Refused(f"cannot write {out_option}: {error.strerror}", 1) from None
+
+
+def _match_settings(args, out, positions, names) -> tuple:
+    """(the records of the games already played, the match's settings): with --resume, the
+    finished games read back and checked to be of this match, the seed taken from them,
+    and a last line cut short dropped; the file closed if they are not."""
     done, seed = [], args.seed
     try:
         if args.resume:
@@ -170,18 +212,22 @@ def run(args) -> int:
     except ResumeError as error:  # only with --resume, so with --out
         if out is not None:
             out.close()
-        print(f"fruit-rage match: --resume {error}", file=sys.stderr)
-        return 2
-    done = [record for _, record in done]
+        raise _Refused(f"--resume {error}") from None
+    return [record for _, record in done], settings
+
+
+def _print_setup(args, settings: MatchSettings, test, done: list) -> None:
+    """The agents, the games and boards, the clocks and the seed; what a resume found."""
     games = ("at most " if test is not None else "") + plural(args.games, "game")
     if args.paired:
         games += f" ({plural(args.games // 2, 'board')}, each played twice)"
+    positions = settings.positions
     boards = (
         f"{plural(len(positions), 'position')} from {args.positions}"
         if positions
         else f"{args.size}x{args.size} boards of {args.types} types"
     )
-    setup = (f"{games} on {boards}", describe_clocks(args.time, args.time_b), f"seed {seed}")
+    setup = (f"{games} on {boards}", describe_clocks(args.time, args.time_b), f"seed {settings.seed}")
     print(
         fit_lines(f"{printable(args.agent_a)} (A) vs {printable(args.agent_b)} (B):", terminal_width(sys.stdout)),
         *join_fitting(setup, terminal_width(sys.stdout)),
@@ -190,33 +236,53 @@ def run(args) -> int:
     )
     if done:
         print(f"resuming {args.resume}: {plural(len(done), 'game')} already played", flush=True)
-    records = sorted(done, key=lambda record: record["game"])
-    progress = Progress(settings.games, sys.stderr, sequential=test is not None)
-    pairs = PairCollector() if args.paired else None
-    decision: list[SprtResult | None] = [None]  # the sequential test's latest result
-    for record in records:
-        progress.won[record["winner"]] += 1
-        if pairs is not None:
-            pairs.add(record)
-    if test is not None and pairs is not None and pairs.pairs:
-        decision[0] = test.result(pairs.pairs)
-    remaining = [game for game in range(1, settings.games + 1) if game not in {r["game"] for r in records}]
-    if decision[0] is not None and decision[0].verdict is not None:
-        remaining = []  # the resumed match had already decided
 
-    def finished(game) -> bool:
+
+class _MatchGames:
+    """The match's games as they finish: their records kept and written, their pairs
+    completed, the sequential test's latest result and the progress shown."""
+
+    def __init__(self, done: list, total: int, out, test, paired: bool):
+        self.records = sorted(done, key=lambda record: record["game"])
+        self.total, self.out, self.test = total, out, test
+        self.progress = GamesProgress(total, sys.stderr, sequential=test is not None)
+        self.pairs = PairCollector() if paired else None
+        self.decision: SprtResult | None = None  # the sequential test's latest result
+        for record in self.records:
+            self.progress.won[record["winner"]] += 1
+            if self.pairs is not None:
+                self.pairs.add(record)
+        if test is not None and self.pairs is not None and self.pairs.pairs:
+            self.decision = test.result(self.pairs.pairs)
+
+    @property
+    def decided(self) -> bool:
+        return self.decision is not None and self.decision.verdict is not None
+
+    def remaining(self) -> list:
+        """The games still to play: none once a resumed match had already decided."""
+        if self.decided:
+            return []
+        played = {record["game"] for record in self.records}
+        return [game for game in range(1, self.total + 1) if game not in played]
+
+    def finished(self, game) -> bool:
+        """Take a finished game; False once the test has decided (start no more)."""
         record = game.to_dict()
-        records.append(record)
-        if out is not None:
-            out.write(record)
-        if pairs is not None and pairs.add(record) is not None and test is not None:
-            result = decision[0] = test.result(pairs.pairs)
-            progress.note = f"LLR {result.llr:+.2f} ({result.lower:.2f}, {result.upper:.2f})"
-        progress.update(record)
-        return decision[0] is None or decision[0].verdict is None
+        self.records.append(record)
+        if self.out is not None:
+            self.out.write(record)
+        if self.pairs is not None and self.pairs.add(record) is not None and self.test is not None:
+            result = self.decision = self.test.result(self.pairs.pairs)
+            self.progress.note = f"LLR {result.llr:+.2f} ({result.lower:.2f}, {result.upper:.2f})"
+        self.progress.update(record)
+        return not self.decided
 
+
+def _play(args, specs, settings: MatchSettings, games: _MatchGames, load: Burners, out_option: str) -> tuple:
+    """Play the games left, under the burners' load; (stopped by Ctrl-C, the failure that
+    stopped the match or None). The progress and the results file are closed after."""
     stopped_by_ctrl_c, failure = False, None
-    load = Burners(args.burners)
     try:
         with stop_signals_interrupt(), load:  # SIGTERM, SIGHUP: as Ctrl-C, the finished games reported
             run_match(
@@ -224,9 +290,9 @@ def run(args) -> int:
                 specs[1],
                 settings,
                 jobs=args.jobs,
-                on_record=finished,
+                on_record=games.finished,
                 grace=args.grace,
-                games=remaining,
+                games=games.remaining(),
                 cluster=args.cluster,
                 clock=args.clock,
             )
@@ -241,24 +307,26 @@ def run(args) -> int:
             raise
         failure = f"fruit-rage match: {error}; match stopped"
     finally:
-        progress.close()
-        if out is not None:
-            out.close()
-    if failure:
-        print(failure, file=sys.stderr)
-    if stopped_by_ctrl_c:
-        interrupted("fruit-rage match")
-    if stopped_by_ctrl_c or failure:
-        print(f"{'interrupted' if stopped_by_ctrl_c else 'stopped'}: {len(records)} of {settings.games} games finished")
-    elif decision[0] is not None and decision[0].verdict is not None and len(records) < settings.games:
+        games.progress.close()
+        if games.out is not None:
+            games.out.close()
+    return stopped_by_ctrl_c, failure
+
+
+def _report(args, settings: MatchSettings, games: _MatchGames, load: Burners, stopped: bool, ctrl_c: bool) -> None:
+    """How far the match went, the tables of its games, the load and the test's verdict."""
+    records = games.records
+    if stopped:
+        print(f"{'interrupted' if ctrl_c else 'stopped'}: {len(records)} of {settings.games} games finished")
+    elif games.decided and len(records) < settings.games:
         print(f"the test decided after {plural(len(records), 'game')} of at most {settings.games}")
     if records:
         records.sort(key=lambda record: record["game"])
         width = terminal_width(sys.stdout)
         print(report_table(records, width))
         print("\n".join(colour_lines(records) + forfeit_lines(records, width)))
-        if pairs is not None:
-            print("\n".join(paired_stats(pairs.pairs).lines()))
+        if games.pairs is not None:
+            print("\n".join(paired_stats(games.pairs.pairs).lines()))
     runnable = load.runnable()
     if runnable is not None:
         per_core = runnable / available_cpus()
@@ -266,11 +334,11 @@ def run(args) -> int:
             f"load: {plural(args.burners, 'CPU burner')}; {runnable:.1f} runnable processes "
             f"on average, {per_core:.1f} a core"
         )
-    if decision[0] is not None:
-        after = f"after {plural(decision[0].pairs, 'pair')}: {decision[0].describe(ended=True)}"
-        line = f"SPRT ({decision[0].statistic}) {after}"
+    decision = games.decision
+    if decision is not None:
+        after = f"after {plural(decision.pairs, 'pair')}: {decision.describe(ended=True)}"
+        line = f"SPRT ({decision.statistic}) {after}"
         print(line if len(line) <= terminal_width(sys.stdout) else f"SPRT {after}")  # the test is the one asked for
-    return INTERRUPTED if stopped_by_ctrl_c else 1 if failure else 0
 
 
 def _is_cluster_error(error: Exception) -> bool:
@@ -288,87 +356,3 @@ def _out_problem(out: str, agents) -> str:
             if os.path.exists(out) and os.path.samefile(path, out):
                 return f"--out {out} is a file that agent {side} ({agent}) uses: it would be overwritten"
     return ""
-
-
-class Progress:
-    """`[12/20] A 7 - B 4 - draws 1  5:12 elapsed, 26 s a game, ETA 3:28`, then a running
-    test's note: redrawn in place at a terminal (by rich: the clock ticks between games),
-    one line per game otherwise, with the game's result, for logs. Every line fits the
-    terminal (80 columns, or COLUMNS, when it is not one). Without `sides` (a review of
-    recorded games: analyse, audit) the tallies are the games done, `[12/20]`."""
-
-    def __init__(self, total: int, stream, sequential: bool = False, clock=time.monotonic, sides: bool = True):
-        self.total = total
-        self.stream = stream  # None (stderr closed): no progress, the match goes on
-        self.in_place = stream is not None and stream.isatty()
-        self.won = {"A": 0, "B": 0, None: 0}  # games won by each side; None: drawn
-        self.note = ""  # shown after the tallies (a running test)
-        self.sequential = sequential  # the test may stop it early: the ETA is at most
-        self.sides = sides
-        self.clock, self.started = clock, clock()
-        self.played = 0  # games finished in this run (not resumed ones)
-        self.live = None
-        if self.in_place:
-            from rich.console import Console
-            from rich.live import Live
-            from rich.text import Text
-
-            console = Console(file=stream)
-            self.live = Live(
-                get_renderable=lambda: Text(self.line(console.width - 1), no_wrap=True),
-                console=console,
-                refresh_per_second=1,
-                # what a review prints meanwhile goes above the line when stdout is this
-                # terminal too, and straight to stdout when that is a file
-                redirect_stdout=sys.stdout is not None and sys.stdout.isatty(),
-            )
-            self.live.start()
-
-    def line(self, width: int, result: str = "") -> str:
-        """The progress so far, with a game's `result` if given, in at most `width`
-        columns: what does not fit is left out, the rate first, then the elapsed time,
-        then the ETA; then the result is cut short."""
-        done = sum(self.won.values())
-        tallies = f"[{done}/{self.total}]"
-        if self.sides:
-            tallies += f" A {self.won['A']} - B {self.won['B']} - draws {self.won[None]}"
-        elapsed = self.clock() - self.started
-        times = [f"{clock_time(elapsed)} elapsed"]
-        if self.played:
-            per_game = elapsed / self.played
-            times += [
-                f"{_seconds(per_game)} s a game",
-                f"ETA {'<= ' if self.sequential else ''}{clock_time(per_game * (self.total - done))}",
-            ]
-        note = f"  {self.note}" if self.note else ""
-        result = f"  {result}" if result else ""
-        for drop in ((), (1,), (0, 1), (0, 1, 2)):
-            kept = [part for i, part in enumerate(times) if i not in drop]
-            line = tallies + result + (f"  {', '.join(kept)}" if kept else "") + note
-            if len(line) <= width:
-                return line
-        room = width - len(tallies) - len(note)
-        return crop(tallies + (crop(result, room) if room > 10 else "") + note, width)
-
-    def update(self, record: dict) -> None:
-        self.won[record["winner"]] += 1
-        self.played += 1
-        if self.stream is None:
-            return
-        if self.live is not None:
-            self.live.refresh()
-            return
-        winner = record["winner"] or "draw"
-        self.stream.write(
-            self.line(terminal_width(), f"game {record['game']}: {winner}, {printable(record['reason'])}") + "\n"
-        )
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.live is not None:
-            self.live.stop()
-
-
-def _seconds(value: float) -> str:
-    """`26`, `2.6`, `0.26`: two significant digits, whole seconds from 10 s on."""
-    return f"{value:.0f}" if value >= 10 else f"{value:.2g}"

@@ -16,6 +16,7 @@ from agent.arena.records.results_file import RecordsFile
 from agent.arena.terminal.tables import fit_lines, terminal_width
 from agent.cli_support import INTERRUPTED, interrupted, plural, printable
 from agent.commands.options import AGENT_KINDS, add_game_options, positive_int
+from agent.commands.refusals import odd_paired_games
 
 DESCRIPTION = (
     "Play a match between every two of the agents (a round robin), or between the first and each "
@@ -77,11 +78,8 @@ def run(args) -> int:
     if len(args.agents) < 2:
         print("fruit-rage tournament: give at least two agents", file=sys.stderr)
         return 2
-    if args.paired and args.games % 2:
-        print(
-            f"fruit-rage tournament: --paired plays every board twice, so --games must be even (got {args.games})",
-            file=sys.stderr,
-        )
+    if odd_paired_games(args):
+        print(f"fruit-rage tournament: {odd_paired_games(args)}", file=sys.stderr)
         return 2
     try:
         specs, positions, _ = prepare(args, args.agents)

@@ -6,8 +6,8 @@ seen from the side to move. `feature_vector` gathers them in the order of
 the tests hold it to this module.
 
 >>> grid = ("01", "00")
->>> fruit_by_type(grid), groups_by_type(grid)
-({'0': 3, '1': 1}, {'0': 1, '1': 1})
+>>> fruit_by_type(grid), fragmentation(grid)
+({'0': 3, '1': 1}, 0.5)
 >>> dict(zip(FEATURE_NAMES, feature_vector(grid)))["greedy_pair"]
 8.0
 """
@@ -37,18 +37,6 @@ LARGE_GROUP = 5
 def fruit_by_type(grid) -> dict:
     """{fruit digit: how many of it are left}."""
     return dict(Counter(ch for row in grid for ch in row if ch != EMPTY))
-
-
-def groups_by_type(grid) -> dict:
-    """{fruit digit: how many groups it is split into}."""
-    return dict(Counter(grid[r][c] for r, c in (min(g) for g in groups(grid))))
-
-
-def fragmentation_by_type(grid) -> dict:
-    """{fruit digit: groups per fruit of that type}: 1.0 when every fruit stands alone,
-    near 0 when the type is one big group."""
-    counts = fruit_by_type(grid)
-    return {fruit: parts / counts[fruit] for fruit, parts in groups_by_type(grid).items()}
 
 
 def fragmentation(grid) -> float:

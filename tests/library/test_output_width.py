@@ -191,14 +191,14 @@ def test_the_review_commands_fit(recorded_games):
             assert_fits(done, " ".join(map(str, argv[:1])))
 
 
-def test_a_paired_match_with_a_test_and_a_tune_fit(tmp_path):
+def test_a_paired_match_with_a_test_and_a_gate_fit(tmp_path):
     (tmp_path / "width_players.py").write_text(PLAYERS_MODULE)
     paired = ("--games", "4", "--paired", *TINY_GAMES)
     assert_fits(fruit_rage(tmp_path, "match", LONG_PLAYER, "greedy", *paired, "--sprt-margin", "0", "10"), "match")
     assert_fits(fruit_rage(tmp_path, "match", "greedy", LONG_PLAYER, *paired, "--sprt", "0", "10"), "match --sprt")
-    done = fruit_rage(tmp_path, "tune", LONG_PLAYER, "greedy", "--param", "depth=1", "--games", "4", *TINY_GAMES[:-1])
+    done = fruit_rage(tmp_path, "gate", LONG_PLAYER, "greedy", "--param", "depth=1", "--games", "4", *TINY_GAMES[:-1])
     assert done.returncode == 0, done.stderr
-    assert_fits(done, "tune")
+    assert_fits(done, "gate")
     done = fruit_rage(tmp_path, "tournament", "greedy", "random", LONG_PLAYER, "--games", "2", *TINY_GAMES)
     assert done.returncode == 0, done.stderr
     assert_fits(done, "tournament")

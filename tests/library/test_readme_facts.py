@@ -81,7 +81,7 @@ def test_every_subcommand_is_in_the_readme_s_command_table_and_tune_eval_says_wh
     for name in action.choices:
         assert f"`fruit-rage {name}" in table or (name == "move" and "`fruit-rage [move]" in table), name
     (row,) = [cells for cells in table_rows(table) if cells[0].startswith("`fruit-rage tune-eval")]
-    assert "weights.json" in row[1] and "fruit-rage tune py:agent.tuning.two_ply:fitted_player" in row[1]
+    assert "weights.json" in row[1] and "fruit-rage gate py:agent.tuning.two_ply:fitted_player" in row[1]
 
 
 def test_the_quick_start_s_answer_and_the_sample_s_name_one_move_as_the_readme_says(tmp_path):

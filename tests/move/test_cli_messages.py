@@ -24,6 +24,7 @@ FAILURES = {
     "command": (("command", "extra"), "fruit-rage command: unrecognized arguments: extra"),
     "match": (("match", "ours", "./x"), "fruit-rage match: agent './x': ./x is a relative path"),
     "tournament": (("tournament", "ours"), "fruit-rage tournament: give at least two agents"),
+    "gate": (("gate", "greedy", "random", "--games", "3"), "fruit-rage gate: the boards are paired"),
     "tune": (("tune", "greedy", "random", "--games", "3"), "fruit-rage tune: the boards are paired"),
     "tune-eval": (("tune-eval", "nofile"), "fruit-rage tune-eval: nofile: no such file"),
     "serve": (("serve", "--records", "nofile"), "fruit-rage serve: --records nofile: no such folder"),

@@ -24,11 +24,9 @@ def named(grid) -> dict:
     return dict(zip(features.FEATURE_NAMES, features.feature_vector(grid)))
 
 
-def test_per_type_counts_and_fragmentation():
+def test_per_type_counts_fragmentation_and_concentration():
     assert features.fruit_by_type(SINGLES) == {"0": 3, "1": 1, "2": 1}
-    assert features.groups_by_type(STACKED) == {"0": 2, "1": 1}
-    assert features.fragmentation_by_type(STACKED) == {"0": 2 / 5, "1": 1 / 2}
-    assert features.fragmentation(SINGLES) == 1.0
+    assert features.fragmentation(SINGLES) == 1.0 and features.fragmentation(STACKED) == 3 / 7
     assert features.type_concentration(STACKED) == pytest.approx((5**2 + 2**2) / 7**2)
 
 

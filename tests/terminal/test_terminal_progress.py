@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 import re
 
+from agent.arena.terminal.progress import GamesProgress
 from agent.arena.terminal.tables import clock_time, crop
-from agent.commands.match import Progress
 
 ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -38,7 +38,7 @@ def test_clock_time_and_crop():
 
 def test_elapsed_rate_and_eta_are_the_games_played_here_over_the_time_taken():
     clock = Clock()
-    progress = Progress(20, None, clock=clock)
+    progress = GamesProgress(20, None, clock=clock)
     progress.won["A"] = 2  # two games of a resumed match: not timed in this run
     assert progress.line(80) == "[2/20] A 2 - B 0 - draws 0  0:00 elapsed"
     clock.now += 130
@@ -55,7 +55,7 @@ def test_elapsed_rate_and_eta_are_the_games_played_here_over_the_time_taken():
 
 def test_a_review_s_line_counts_the_games_done_without_sides():
     clock = Clock()
-    progress = Progress(10, None, clock=clock, sides=False)
+    progress = GamesProgress(10, None, clock=clock, sides=False)
     clock.now += 30
     for game in (1, 2, 3):
         progress.update(finished(game, "A"))
@@ -64,7 +64,7 @@ def test_a_review_s_line_counts_the_games_done_without_sides():
 
 def test_a_fast_match_gives_its_rate_in_fractions_of_a_second():
     clock = Clock()
-    progress = Progress(1000, None, clock=clock)
+    progress = GamesProgress(1000, None, clock=clock)
     clock.now += 2.6
     for game in range(10):
         progress.update(finished(game, "A"))
@@ -73,7 +73,7 @@ def test_a_fast_match_gives_its_rate_in_fractions_of_a_second():
 
 def test_the_biggest_figures_still_fit_80_columns():
     clock = Clock()
-    progress = Progress(2000, None, sequential=True, clock=clock)
+    progress = GamesProgress(2000, None, sequential=True, clock=clock)
     progress.won = {"A": 999, "B": 999, None: 1}
     progress.played = 1
     clock.now += 400_000
@@ -97,7 +97,7 @@ class TerminalStream(io.StringIO):
 def test_not_at_a_terminal_every_game_is_a_line_with_its_result(monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     stream = LogStream()
-    progress = Progress(3, stream, clock=Clock())
+    progress = GamesProgress(3, stream, clock=Clock())
     progress.update(finished(2, "B", "ran out of time: " + "x" * 200))
     progress.update(finished(1, None, "tied at 20 with equal time left"))
     progress.close()
@@ -111,7 +111,7 @@ def test_at_a_terminal_the_line_is_redrawn_in_place_within_the_width(monkeypatch
     monkeypatch.setenv("COLUMNS", "80")
     stream = TerminalStream()
     clock = Clock()
-    progress = Progress(2000, stream, sequential=True, clock=clock)
+    progress = GamesProgress(2000, stream, sequential=True, clock=clock)
     progress.note = "LLR +0.00 (-2.94, 2.94)"
     for game in range(1, 1001):
         clock.now += 61

@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional
+from typing import ClassVar, Optional
 
 import numpy as np
 
@@ -90,12 +90,30 @@ class SprtResult:
 
 
 class _Sprt:
-    """What both tests share; each declares alpha, beta and min_pairs after its own
-    hypotheses, so that EloSprt(0, 5) reads as the hypotheses."""
+    """What both tests share: the bounds, the verdict, the checks of the settings and the
+    result after some pairs. The two stay two classes, over this base, because what they
+    differ in is their public face: each is named by its own hypotheses (EloSprt(elo0,
+    elo1), MarginSprt(margin0, margin1), as fastchess and fishtest name theirs), starts
+    deciding after its own measured number of pairs (MIN_PAIRS, MARGIN_MIN_PAIRS), and
+    takes its own sufficient statistics in `llr` (pentanomial counts; the margins' count,
+    sum and sum of squares), which the simulations of the tests call on arrays. Each
+    declares alpha, beta and min_pairs after its hypotheses, so that EloSprt(0, 5) reads as
+    them."""
 
+    statistic: ClassVar[str]  # what the hypotheses are about, as SprtResult names it
+    hypothesis_names: ClassVar[tuple[str, str]]  # the fields of H0's and H1's values
     alpha: float
     beta: float
     min_pairs: int
+
+    def __post_init__(self) -> None:
+        self._check()
+
+    @property
+    def hypotheses(self) -> tuple:
+        """(the value H0 claims at most, the value H1 claims at least)."""
+        name0, name1 = self.hypothesis_names
+        return getattr(self, name0), getattr(self, name1)
 
     @property
     def bounds(self) -> tuple:
@@ -108,13 +126,21 @@ class _Sprt:
             return None
         return "H1" if llr >= upper else "H0" if llr <= lower else None
 
-    def _result(self, statistic: str, h0: float, h1: float, pairs: int, llr: float) -> SprtResult:
+    def result(self, pairs: Sequence) -> SprtResult:
+        """The test after these complete pairs (agent.arena.stats.pairs.Pair)."""
         lower, upper = self.bounds
-        return SprtResult(statistic, h0, h1, pairs, llr, lower, upper, self.verdict(llr, pairs))
+        llr = self.pairs_llr(pairs)
+        return SprtResult(
+            self.statistic, *self.hypotheses, len(pairs), llr, lower, upper, self.verdict(llr, len(pairs))
+        )
 
-    def _check(self, names: str, h0: float, h1: float) -> None:
+    def pairs_llr(self, pairs: Sequence) -> float:
+        """The LLR of these complete pairs."""
+        raise NotImplementedError
+
+    def _check(self) -> None:
         """ValueError naming the setting that makes no test."""
-        name0, name1 = names.split()
+        (name0, name1), (h0, h1) = self.hypothesis_names, self.hypotheses
         if not (math.isfinite(h0) and math.isfinite(h1) and h0 < h1):
             raise ValueError(f"SPRT: {name0} ({h0:g}) must be a number below {name1} ({h1:g})")
         for name, rate in (("alpha", self.alpha), ("beta", self.beta)):
@@ -130,48 +156,42 @@ class _Sprt:
 class EloSprt(_Sprt):
     """H0: A's logistic Elo over B <= elo0, against H1: >= elo1, on pentanomial counts."""
 
+    statistic: ClassVar[str] = "Elo"
+    hypothesis_names: ClassVar[tuple[str, str]] = ("elo0", "elo1")
     elo0: float = 0.0
     elo1: float = 5.0
     alpha: float = 0.05
     beta: float = 0.05
     min_pairs: int = MIN_PAIRS
 
-    def __post_init__(self) -> None:
-        self._check("elo0 elo1", self.elo0, self.elo1)
-
     def llr(self, counts) -> np.ndarray:
         """The LLR of pentanomial counts, shape (..., 5)."""
         return logistic_llr(counts, self.elo0, self.elo1)
 
-    def result(self, pairs: Sequence) -> SprtResult:
-        """The test after these complete pairs (agent.arena.stats.pairs.Pair)."""
-        llr = float(self.llr(pentanomial_counts(pairs)))
-        return self._result("Elo", self.elo0, self.elo1, len(pairs), llr)
+    def pairs_llr(self, pairs: Sequence) -> float:
+        return float(self.llr(pentanomial_counts(pairs)))
 
 
 @dataclass(frozen=True)
 class MarginSprt(_Sprt):
     """H0: A's mean pair margin over B <= margin0 points, against H1: >= margin1."""
 
+    statistic: ClassVar[str] = "pair margin"
+    hypothesis_names: ClassVar[tuple[str, str]] = ("margin0", "margin1")
     margin0: float = 0.0
     margin1: float = 10.0
     alpha: float = 0.05
     beta: float = 0.05
     min_pairs: int = MARGIN_MIN_PAIRS
 
-    def __post_init__(self) -> None:
-        self._check("margin0 margin1", self.margin0, self.margin1)
-
     def llr(self, pairs, total, total_of_squares) -> np.ndarray:
         """The LLR from the number of pairs and the sum of their margins and of their
         squares (scalars or arrays)."""
         return margin_llr(pairs, total, total_of_squares, self.margin0, self.margin1)
 
-    def result(self, pairs: Sequence) -> SprtResult:
-        """The test after these complete pairs (agent.arena.stats.pairs.Pair)."""
+    def pairs_llr(self, pairs: Sequence) -> float:
         margins = [pair.margin for pair in pairs]
-        llr = float(self.llr(len(margins), sum(margins), sum(m * m for m in margins)))
-        return self._result("pair margin", self.margin0, self.margin1, len(pairs), llr)
+        return float(self.llr(len(margins), sum(margins), sum(m * m for m in margins)))
 
     def pairs_to_decide(self, pairs: Sequence) -> float:
         """How many pairs in all the test would take to decide if the margins went on with
@@ -180,8 +200,7 @@ class MarginSprt(_Sprt):
         single pair, which has no spread to go on."""
         if len(pairs) < 2:
             return self.min_pairs
-        margins = [pair.margin for pair in pairs]
-        step = float(self.llr(len(margins), sum(margins), sum(m * m for m in margins))) / len(margins)
+        step = self.pairs_llr(pairs) / len(pairs)
         lower, upper = self.bounds
         if not math.isfinite(step):
             return self.min_pairs

@@ -1,5 +1,6 @@
-"""`fruit-rage tune CANDIDATE BASE`: gate a candidate against a base with the margin SPRT
-(agent.arena.matches.tune.gate) and write the verdict."""
+"""`fruit-rage gate CANDIDATE BASE` (or `tune`, its old name, kept for scripts): gate a
+candidate against a base with the margin SPRT (agent.arena.matches.tune.gate) and write the
+verdict. A pass or fail, not a fit: `tune-eval` fits weights."""
 
 from __future__ import annotations
 
@@ -65,26 +66,70 @@ def parse_param(text: str) -> tuple:
 
 
 def run(args) -> int:
+    """The gate in its steps: the arguments checked and the players prepared, the setup
+    shown, the pairs played until the test decides, then the verdict shown and written.
+    `fruit-rage tune`, its old name, runs it too, and names itself in what it says."""
+    program = f"fruit-rage {args.command}"
+    prepared = _prepared(program, args)
+    if isinstance(prepared, int):
+        return prepared
+    params, players, settings = prepared
+    width = terminal_width(sys.stdout)
+    _print_setup(args, settings, width)
+    at_terminal = sys.stderr is not None and sys.stderr.isatty()
+    try:
+        with stop_signals_interrupt():
+            verdict = gate(
+                *players,
+                settings,
+                margin0=args.sprt_margin[0],
+                margin1=args.sprt_margin[1],
+                alpha=args.alpha,
+                beta=args.beta,
+                jobs=args.jobs,
+                cluster=args.cluster,
+                on_pair=_pair_progress(at_terminal),
+                clock=RefereeClock(args.clock, args.grace),
+            )
+    except KeyboardInterrupt:
+        return interrupted(program, mid_line=True)
+    except SetupFailed as error:
+        print(f"\n{program}: {error}; stopped", file=sys.stderr)
+        return 1
+    if at_terminal:
+        print(file=sys.stderr)
+    _print_verdict(verdict, width)
+    return _write_verdict(program, args, params, settings.seed, verdict) if args.verdict else 0
+
+
+def _prepared(program: str, args):
+    """(the candidate's factory parameters, (candidate, base) players, the settings), or the
+    exit code after saying why they cannot be."""
     if args.games % 2:
-        print(f"fruit-rage tune: the boards are paired, so --games must be even (got {args.games})", file=sys.stderr)
+        print(f"{program}: the boards are paired, so --games must be even (got {args.games})", file=sys.stderr)
         return 2
     try:
         params = tuple(parse_param(text) for text in args.param)
-        (candidate, base), positions, _ = prepare(args, (args.candidate, args.base), params)
+        players, positions, _ = prepare(args, (args.candidate, args.base), params)
     except ValueError as error:
-        print(f"fruit-rage tune: {error}", file=sys.stderr)
+        print(f"{program}: {error}", file=sys.stderr)
         return 2
     except Refused as refusal:
-        print(f"fruit-rage tune: {refusal}", file=sys.stderr)
+        print(f"{program}: {refusal}", file=sys.stderr)
         return refusal.code
-    warn_of_jobs(args, "tune")
+    warn_of_jobs(args, args.command)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     settings = MatchSettings(args.games, args.size, args.types, args.time, seed, paired=True, positions=positions)
+    return params, players, settings
+
+
+def _print_setup(args, settings: MatchSettings, width: int) -> None:
+    """The candidate and its parameters against the base, the hypotheses, the pairs at
+    most and the seed."""
     margin0, margin1 = args.sprt_margin
-    width = terminal_width(sys.stdout)
     print(
         fit_lines(
-            f"tune {printable(args.candidate)}{' ' + printable(' '.join(args.param)) if args.param else ''} "
+            f"{args.command} {printable(args.candidate)}{' ' + printable(' '.join(args.param)) if args.param else ''} "
             f"against {printable(args.base)}:",
             width,
         ),
@@ -93,7 +138,7 @@ def run(args) -> int:
                 f"H0 margin <= {margin0:g}",
                 f"H1 >= {margin1:g}",
                 f"at most {plural(args.games // 2, 'pair')}",
-                f"seed {seed}",
+                f"seed {settings.seed}",
             ),
             width,
         ),
@@ -101,7 +146,10 @@ def run(args) -> int:
         flush=True,
     )
 
-    at_terminal = sys.stderr is not None and sys.stderr.isatty()
+
+def _pair_progress(at_terminal: bool):
+    """on_pair for the gate: the test after each pair, in place at a terminal, a line every
+    ten pairs and at the verdict in a log."""
 
     def progress(result) -> None:
         if sys.stderr is None:
@@ -111,47 +159,32 @@ def run(args) -> int:
         elif result.pairs % 10 == 0 or result.verdict is not None:  # a log: a line now and then
             print(f"[{result.pairs} pairs] {result.describe()}", file=sys.stderr, flush=True)
 
-    try:
-        with stop_signals_interrupt():
-            verdict = gate(
-                candidate,
-                base,
-                settings,
-                margin0=margin0,
-                margin1=margin1,
-                alpha=args.alpha,
-                beta=args.beta,
-                jobs=args.jobs,
-                cluster=args.cluster,
-                on_pair=progress,
-                clock=RefereeClock(args.clock, args.grace),
-            )
-    except KeyboardInterrupt:
-        return interrupted("fruit-rage tune", mid_line=True)
-    except SetupFailed as error:
-        print(f"\nfruit-rage tune: {error}; stopped", file=sys.stderr)
-        return 1
-    if at_terminal:
-        print(file=sys.stderr)
+    return progress
+
+
+def _print_verdict(verdict, width: int) -> None:
     print("\n".join([verdict.stats.score_line(), *verdict.stats.lines()]))
     if verdict.sprt is not None:
         after = f"after {plural(verdict.sprt.pairs, 'pair')}: {verdict.sprt.describe(ended=True)}"
         line = f"SPRT (pair margin) {after}"
-        print(line if len(line) <= width else f"SPRT {after}")  # the test is the one tune runs
+        print(line if len(line) <= width else f"SPRT {after}")  # the test is the one the gate runs
     print(textwrap.fill(f"verdict: {verdict.conclusion()}", width, break_on_hyphens=False))
-    if args.verdict:
-        record = {
-            "candidate": args.candidate,
-            "params": dict(params),
-            "base": args.base,
-            "seed": seed,
-            **verdict.to_json(),
-        }
-        try:
-            with open(args.verdict, "w", encoding="utf-8") as handle:
-                json.dump(record, handle, indent=2)
-                handle.write("\n")
-        except OSError as error:
-            print(f"fruit-rage tune: cannot write --verdict {args.verdict}: {error.strerror}", file=sys.stderr)
-            return 1
+
+
+def _write_verdict(program: str, args, params: tuple, seed: int, verdict) -> int:
+    """--verdict F.json: the players, the seed and the verdict's figures; the exit code."""
+    record = {
+        "candidate": args.candidate,
+        "params": dict(params),
+        "base": args.base,
+        "seed": seed,
+        **verdict.to_json(),
+    }
+    try:
+        with open(args.verdict, "w", encoding="utf-8") as handle:
+            json.dump(record, handle, indent=2)
+            handle.write("\n")
+    except OSError as error:
+        print(f"{program}: cannot write --verdict {args.verdict}: {error.strerror}", file=sys.stderr)
+        return 1
     return 0
