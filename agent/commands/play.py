@@ -274,10 +274,10 @@ def best_play_note(record: GameRecord) -> str:
     the board was not solved in time or the loser could have won or tied."""
     if record.winner is None or record.fault is not None or fruit_count(record.board) > SOLVABLE_FRUIT:
         return ""
-    solved = solve_exactly(record.board, BEST_PLAY_SECONDS)
-    if solved is None or solved[0] == 0:
+    solved = solve_exactly(Board(record.board), BEST_PLAY_SECONDS)
+    if solved is None or solved.value == 0:
         return ""
-    value = solved[0]  # the first mover's margin with best play
+    value = solved.value  # the first mover's margin with best play
     winning = "first" if value > 0 else "second"
     loser = AGENT if record.winner == HUMAN else HUMAN
     loser_moved = "first" if record.first == loser else "second"

@@ -18,15 +18,9 @@ from agent.arena.records.reading import (
     time_measured,
 )
 from agent.arena.referee import AGENT_CLOCK, PERSON_CLOCK, GameRecord, decide
-from agent.arena.review.analysis import (
-    DEFAULT_NODES,
-    EXACT_MARK,
-    LABEL_FLOORS,
-    THRESHOLDS_TEXT,
-    analyse_game,
-    search_position,
-)
+from agent.arena.review.analysis import DEFAULT_NODES, EXACT_MARK, LABEL_FLOORS, THRESHOLDS_TEXT, analyse_game
 from agent.arena.review.phases import match_phases
+from agent.arena.review.searches import search_position
 from agent.arena.turns import Turn
 from agent.board import Board, Move
 from agent.players import BUILT_IN_PLAYERS, player_from_name
@@ -89,9 +83,10 @@ def hint(rows: tuple, nodes: int) -> dict:
     """The agent's choice on the board `rows` for whoever moves, searched as an analysis
     searches a position: the group's name and cells, the position's value, and whether it
     is exact. Runs in a pool worker."""
-    found = search_position(tuple(rows), nodes)
+    board = Board(rows)
+    found = search_position(board, nodes)
     assert found.move is not None  # a board with a move to hint has a best one
-    group = Board(rows).group_at(Move(*found.move))
+    group = board.group_at(found.move)
     return {
         "move": group.move.name,
         "cells": [list(cell) for cell in sorted(group.cells)],

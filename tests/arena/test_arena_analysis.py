@@ -15,7 +15,10 @@ from agent import rules
 from agent.arena.records.reading import check_record, read_records
 from agent.arena.review import analysis
 from agent.arena.review.analysis import AnalysisCancelled, analyse_game, label
-from agent.arena.review.audit import game_positions, solve_exactly
+from agent.arena.review.audit import solve_exactly
+from agent.arena.review.replayed import game_positions
+from agent.arena.review.searches import PositionValue
+from agent.board import Board, Move
 
 SOLVING_NODES = 2_000_000  # solves (10 times this) reach back to the first move of every 6x6 p3 game here
 SMALL_NODES = 20_000  # too few to solve the openings: some moves are judged by the search's estimate
@@ -45,7 +48,7 @@ def exact_losses(games) -> dict:
     losses = {}
     for record in games:
         positions = game_positions(record)
-        values = [solve_exactly(grid, 600)[0] for _, grid, _, _ in positions]
+        values = [solve_exactly(board, 600).value for _, board, _, _ in positions]
         for number, (_, _, _, points) in enumerate(positions[:-1], 1):
             losses[record["game"], number] = values[number - 1] - (points - values[number])
     return losses
@@ -80,14 +83,14 @@ def test_a_move_searched_deeper_than_its_position_s_estimate_is_the_best_known()
     then the best known, and it gives nothing away."""
     grid = rules.random_board(11, 4, 3)
     chosen, played = rules.groups(grid)[:2]
-    here = analysis.PositionValue(rules.top_left(chosen), 4, False)
-    after = analysis.PositionValue(None, -8, False)
+    here = PositionValue(Move(*rules.top_left(chosen)), 4, False)
+    after = PositionValue(None, -8, False)
     name, points = rules.move_name(rules.top_left(played)), len(played) ** 2
-    judged = analysis._judge(1, "A", grid, name, points, here, after)
+    judged = analysis._judge(1, "A", Board(grid), name, points, here, after)
     assert (judged.best_move, judged.best_value, judged.played_value) == (name, points + 8, points + 8)
     assert (judged.points_lost, judged.label) == (0, "best")
-    worse = analysis._judge(1, "A", grid, name, points, here, analysis.PositionValue(None, points, False))
-    assert (worse.best_move, worse.best_value, worse.points_lost) == (rules.move_name(here.move), 4, 4)
+    worse = analysis._judge(1, "A", Board(grid), name, points, here, PositionValue(None, points, False))
+    assert (worse.best_move, worse.best_value, worse.points_lost) == (here.move.name, 4, 4)
 
 
 def test_with_a_small_budget_no_move_is_worth_more_than_the_best(games):

@@ -8,9 +8,10 @@ import random
 from arena_helpers import assert_refused, bad_move_file, fruit_rage, random_game_record
 from fruit_helpers import random_grid
 
-from agent.arena.review.audit import GameAudit, audit_game, game_positions, solve_exactly
+from agent.arena.review.audit import GameAudit, audit_game, solve_exactly
+from agent.arena.review.replayed import game_positions
 from agent.commands.audit import summary
-from agent.rules import fruit_count, groups, negamax_value, parse_move_name, play, remove_and_fall
+from agent.rules import groups, negamax_value, parse_move_name, play, remove_and_fall
 
 
 @functools.lru_cache(maxsize=None)
@@ -25,9 +26,10 @@ def expected_audit(record: dict, first_solved: int = 0):
     positions = game_positions(record)
     given = {"A": 0, "B": 0}
     slips = []
-    for number, (side, grid, name, points) in enumerate(positions[:-1], 1):
+    for number, (side, board, name, points) in enumerate(positions[:-1], 1):
         if number - 1 < first_solved:
             continue
+        grid = board.rows
         child = play(grid, parse_move_name(name))[0]
         lost = exact(grid) - (points - exact(child))
         given[side] += lost
@@ -36,7 +38,7 @@ def expected_audit(record: dict, first_solved: int = 0):
     score = {"A": 0, "B": 0}
     for side, _, _, points in positions[:first_solved]:
         score[side] += points
-    side, grid = positions[first_solved][:2]
+    side, grid = positions[first_solved].side, positions[first_solved].board.rows
     margin = score["A"] - score["B"] + (exact(grid) if side == "A" else -exact(grid))
     return given, slips, margin
 
@@ -61,7 +63,7 @@ def test_the_audit_of_whole_games_equals_brute_force():
         # the move named as the best really keeps the exact value
         positions = game_positions(record)
         for slip in audit.slips:
-            grid = positions[slip.number - 1][1]
+            grid = positions[slip.number - 1].board.rows
             child, points = play(grid, parse_move_name(slip.best))
             assert points - exact(child) == exact(grid)
         slipped += len(slips)
@@ -71,15 +73,15 @@ def test_the_audit_of_whole_games_equals_brute_force():
 def test_the_walk_back_stops_at_the_first_position_it_cannot_solve():
     limit = 9  # a stand-in solver that gives up on more fruit than this
 
-    def solve(grid, seconds):
-        return solve_exactly(grid, seconds) if fruit_count(grid) <= limit else None
+    def solve(board, seconds):
+        return solve_exactly(board, seconds) if board.fruit <= limit else None
 
     for seed in range(6):
         record = random_game_record(100 + seed, 5, 3)
         positions = game_positions(record)
         audit = audit_game(record, 10.0, solve)
-        first = max(i for i, p in enumerate(positions) if fruit_count(p[1]) > limit) + 1
-        assert audit.solved_from == first and audit.fruit_left == fruit_count(positions[first][1])
+        first = max(i for i, p in enumerate(positions) if p.board.fruit > limit) + 1
+        assert audit.solved_from == first and audit.fruit_left == positions[first].board.fruit
         given, slips, margin = expected_audit(record, first)
         assert audit.given_away == given and audit.best_play_margin == margin
         assert [s.number for s in audit.slips] == [s[0] for s in slips]
@@ -154,3 +156,18 @@ def test_the_summary_names_the_games_whose_result_the_solved_end_changed():
     assert summary(kept + [audited(4, -2), audited(7, -1)]).endswith(
         "games whose result the solved end changed: 2 (games 4, 7)"
     )
+
+
+def test_a_record_replays_on_the_library_board_as_under_the_rules():
+    """The reviews walk a record on agent.board.Board (the core underneath); the plain
+    rules, replayed beside it, see the same positions, points and sides."""
+    for seed, fault_at in ((0, None), (1, None), (2, 3), (3, 5)):
+        record = random_game_record(seed, 5, 3, fault_at=fault_at)
+        positions = game_positions(record)
+        grid = tuple(record["board"])
+        for position, move in zip(positions[:-1], record["moves"]):
+            assert position.board.rows == grid and position.side == move["player"]
+            grid, points = play(grid, parse_move_name(move["move"]))
+            assert (position.move, position.points) == (move["move"], points)
+        assert positions[-1].board.rows == grid and positions[-1][2:] == (None, 0)
+        assert len(positions) - 1 == (len(record["moves"]) if fault_at is None else fault_at)

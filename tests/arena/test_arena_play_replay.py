@@ -21,7 +21,7 @@ from agent.arena.referee import GameRecord, play_game
 from agent.arena.review.audit import solve_exactly
 from agent.arena.terminal.boards import render_board, use_colour
 from agent.baselines import greedy_move, minimax3_move, random_move
-from agent.board import Board, Move
+from agent.board import Board
 from agent.commands.play import best_play_note, play_human_game
 from agent.commands.replay import PROMPT, replay
 from agent.players import RandomPlayer
@@ -592,7 +592,7 @@ class PerfectPlayer:
     name = "perfect"
 
     def choose(self, board, clock_left):
-        return Move(*solve_exactly(board.rows, 30.0)[1])
+        return solve_exactly(board, 30.0).move
 
 
 def test_a_loss_that_best_play_could_not_avoid_is_told_and_no_other():
@@ -615,7 +615,7 @@ def test_play_says_when_the_agent_lost_a_board_lost_for_it_from_the_start():
     agent could not have won."""
     grid, lines, mover = Board.random(4, 6, 3).rows, [], "you"
     while not is_empty(grid):
-        cell = solve_exactly(grid, 30.0)[1] if mover == "you" else random_move(grid, 60.0)
+        cell = solve_exactly(Board(grid), 30.0).move.cell if mover == "you" else random_move(grid, 60.0)
         if mover == "you":
             lines.append(move_name(cell))
         grid, mover = play(grid, cell)[0], "agent" if mover == "you" else "you"

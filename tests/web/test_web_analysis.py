@@ -15,8 +15,9 @@ from starlette.testclient import TestClient
 from web_helpers import alive, children
 
 from agent.arena.records.reading import read_records
-from agent.arena.review.analysis import DEFAULT_NODES, search_position
-from agent.board import Board, Move
+from agent.arena.review.analysis import DEFAULT_NODES
+from agent.arena.review.searches import search_position
+from agent.board import Board
 from agent.web.app import create_app
 
 NODES = 20_000
@@ -110,8 +111,8 @@ def test_a_game_not_over_has_no_record_yet(client):
 def test_a_hint_is_the_analysis_choice_for_the_person_and_only_on_their_turn(client):
     game = client.post("/api/games", json={**GAME, "size": 7}).json()
     hint = client.post(f"/api/games/{game['id']}/hint").json()
-    found = search_position(tuple(game["rows"]), DEFAULT_NODES)
-    group = Board(game["rows"]).group_at(Move(*found.move))
+    found = search_position(Board(game["rows"]), DEFAULT_NODES)
+    group = Board(game["rows"]).group_at(found.move)
     assert (hint["move"], hint["value"], hint["exact"]) == (group.move.name, found.value, found.exact)
     assert sorted(map(tuple, hint["cells"])) == sorted(group.cells)
     assert (hint["position"], hint["hints"]) == (0, 1)

@@ -23,12 +23,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Callable, Optional
 
-from agent.arena.review.audit import game_positions
-from agent.rules import group_at, is_empty, move_name, parse_move_name
+from agent.arena.review.replayed import game_positions
+from agent.arena.review.searches import PositionValue, search_position, solve
+from agent.board import Board, Move
 
 DEFAULT_NODES = 200_000
 SOLVE_FACTOR = 10
-SOLVER_TABLE_BITS = 22  # 64 MiB: room for the nodes of a solve within its budget
 # The labels by points given away, the worst first: a move is the first one whose floor it
 # reaches; below them all it is "good", and "best" when it gives nothing away.
 LABEL_FLOORS = (("blunder", 30), ("mistake", 10), ("inaccuracy", 3))
@@ -45,16 +45,6 @@ THRESHOLDS_TEXT = (
 
 class AnalysisCancelled(Exception):
     """The caller asked the analysis to stop."""
-
-
-@dataclass(frozen=True)
-class PositionValue:
-    """What the search found in one position: its best move (a cell of the group, as the
-    core names it) and the position's value for the side to move."""
-
-    move: Optional[tuple]  # None on an empty board
-    value: int
-    exact: bool
 
 
 @dataclass(frozen=True)
@@ -120,28 +110,10 @@ def label(points_lost: int) -> str:
     return "good" if points_lost else "best"
 
 
-def solve_position(grid: tuple, nodes: int) -> Optional[PositionValue]:
-    """The exact value of `grid` and a best move, or None when solving it takes more than
+def solve_position(board: Board, nodes: int) -> Optional[PositionValue]:
+    """The exact value of `board` and a best move, or None when solving it takes more than
     about SOLVE_FACTOR * `nodes` nodes. The value of an empty board is 0."""
-    if is_empty(grid):
-        return PositionValue(None, 0, True)
-    from agent._core import Board, Searcher  # here: reading the module needs no core
-
-    result = Searcher(Board(grid), tt_bits=SOLVER_TABLE_BITS).search(999, max_nodes=SOLVE_FACTOR * nodes)
-    if not (result.completed and result.exact):
-        return None
-    assert result.move is not None  # an exact search of a board with fruit has a move
-    return PositionValue(tuple(result.move), result.value, True)
-
-
-def search_position(grid: tuple, nodes: int) -> PositionValue:
-    """The agent's iterative deepening of `grid`, stopped after the depth during which it
-    has visited `nodes` nodes."""
-    from agent.board import Board
-    from agent.engine import Limit, search
-
-    result = search(Board(grid), Limit(nodes=nodes))
-    return PositionValue(result.move.cell, result.value, result.exact)
+    return solve(board, max_nodes=SOLVE_FACTOR * nodes)
 
 
 def analyse_game(
@@ -162,17 +134,17 @@ def analyse_game(
             raise AnalysisCancelled("the analysis was cancelled")
         if progress is not None:
             progress(done, total)
-        grid = positions[index][1]
-        value = solve_position(grid, nodes) if solving else None
+        board = positions[index].board
+        value = solve_position(board, nodes) if solving else None
         if value is None:
             solving = False
-            value = search_position(grid, nodes)
+            value = search_position(board, nodes)
         values[index] = value
     if progress is not None:
         progress(total, total)
     moves = tuple(
-        _judge(number, side, grid, name, points, values[number - 1], values[number])
-        for number, (side, grid, name, points) in enumerate(positions[:-1], 1)
+        _judge(number, side, board, name, points, values[number - 1], values[number])
+        for number, (side, board, name, points) in enumerate(positions[:-1], 1)
     )
     return GameAnalysis(
         game=record["game"],
@@ -187,12 +159,12 @@ def analyse_game(
     )
 
 
-def _judge(number: int, side: str, grid: tuple, name: str, points: int, here: PositionValue, after: PositionValue):
+def _judge(number: int, side: str, board: Board, name: str, points: int, here: PositionValue, after: PositionValue):
     assert here.move is not None  # a position with a move played has a best move
-    if parse_move_name(name) in group_at(grid, here.move):  # the best group, named as played
+    if Move.from_name(name).cell in board.group_at(here.move).cells:  # the best group, named as played
         best, best_value, played_value, exact = name, here.value, here.value, here.exact
     else:
-        best, best_value = move_name(here.move), here.value
+        best, best_value = here.move.name, here.value
         played_value, exact = points - after.value, here.exact and after.exact
         if played_value > best_value:  # the played move, searched a ply deeper, does better: it is the best known
             best, best_value = name, played_value

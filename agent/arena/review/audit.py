@@ -10,10 +10,12 @@ whether it was still open when it became solvable or already decided."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
+from typing import Optional
 
-from agent.rules import fruit_count, is_empty, move_name, parse_move_name, play
+from agent.arena.review.replayed import game_positions
+from agent.arena.review.searches import PositionValue, solve
+from agent.board import Board
 
 
 @dataclass(frozen=True)
@@ -40,36 +42,11 @@ class GameAudit:
     slips: list = field(default_factory=list)
 
 
-def solve_exactly(grid, seconds: float):
-    """(exact value for the mover, a best move) of `grid`, or None if it takes longer than
-    `seconds` of CPU. The value of an empty board is 0 (and there is no move)."""
-    if is_empty(grid):
-        return 0, None
-    from agent._core import Board, Searcher  # here: reading records needs no core
-
-    result = Searcher(Board(grid), tt_bits=22).search(999, deadline=time.process_time() + seconds)
-    if not (result.completed and result.exact):
-        return None
-    assert result.move is not None  # an exact search of a board with fruit has a move
-    return result.value, tuple(result.move)
-
-
-def game_positions(record: dict) -> list:
-    """(side to move, grid, move name, points) before every legal move, then (side to move,
-    final grid, None, 0). A faulted last move (time, invalid) is not a move: the game ends
-    before it."""
-    grid = tuple(record["board"])
-    positions = []
-    side = record["first"]
-    for move in record["moves"]:
-        if move.get("fault"):
-            break
-        next_grid, points = play(grid, parse_move_name(move["move"]))
-        positions.append((move["player"], grid, move["move"], points))
-        grid = next_grid
-        side = "B" if move["player"] == "A" else "A"
-    positions.append((side, grid, None, 0))
-    return positions
+def solve_exactly(board: Board, seconds: float) -> Optional[PositionValue]:
+    """The exact value of `board` for the mover and a best move, or None if solving it
+    takes more than `seconds` of CPU. The value of an empty board is 0 (and there is no
+    move)."""
+    return solve(board, seconds=seconds)
 
 
 def audit_game(record: dict, seconds: float, solve=solve_exactly) -> GameAudit:
@@ -77,31 +54,32 @@ def audit_game(record: dict, seconds: float, solve=solve_exactly) -> GameAudit:
     audit = GameAudit(moves=len(positions) - 1)
     if audit.moves == 0:  # the first move lost: nothing to audit, no full board to solve
         return audit
-    solved = solve(positions[-1][1], seconds)
+    solved = solve(positions[-1].board, seconds)
     if solved is None:
         return audit
-    later_value = solved[0]  # exact value of the position after the move being looked at
+    later_value = solved.value  # exact value of the position after the move being looked at
     index = len(positions) - 1
     while index > 0:
-        side, grid, name, points = positions[index - 1]
-        solved = solve(grid, seconds)
+        side, board, name, points = positions[index - 1]
+        solved = solve(board, seconds)
         if solved is None:
             break
-        value, best = solved
+        value, best = solved.value, solved.move
         index -= 1
         given = value - (points - later_value)
         audit.moves_audited[side] += 1
         if given:
             audit.given_away[side] += given
-            audit.slips.append(Slip(index + 1, side, name, points, given, move_name(best)))
+            assert best is not None  # a position with a move played has a best move
+            audit.slips.append(Slip(index + 1, side, name, points, given, best.name))
         later_value = value
     audit.slips.reverse()
     audit.solved_from = index
-    audit.fruit_left = fruit_count(positions[index][1])
+    audit.fruit_left = positions[index].board.fruit
     score = {"A": 0, "B": 0}
     for side, _, _, points in positions[:index]:
         score[side] += points
     audit.score_then = score
-    own = later_value if positions[index][0] == "A" else -later_value
+    own = later_value if positions[index].side == "A" else -later_value
     audit.best_play_margin = score["A"] - score["B"] + own
     return audit

@@ -16,9 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agent.arena.records.reading import is_wall_clock, shown_agents
-from agent.arena.review.audit import game_positions
+from agent.arena.review.replayed import game_positions
 from agent.cli_support import plural
-from agent.rules import fruit_count
 
 
 @dataclass
@@ -44,12 +43,12 @@ def game_phases(record: dict, parts: int) -> tuple:
     (or the game's) with that much fruit gone. A move belongs to the part its fruit-gone
     count falls in before it is played."""
     positions = game_positions(record)
-    total = fruit_count(positions[0][1])
+    total = positions[0].board.fruit
     margins: list[int] = []
     cpu = [0.0] * parts
     score = {"A": 0, "B": 0}
-    for played, ((side, grid, _, points), move) in enumerate(zip(positions, record["moves"] + [None])):
-        gone = total - fruit_count(grid)
+    for played, ((side, board, _, points), move) in enumerate(zip(positions, record["moves"] + [None])):
+        gone = total - board.fruit
         round_over = played % 2 == 0 or move is None
         while round_over and len(margins) < parts and gone * parts >= (len(margins) + 1) * total:
             margins.append(score["A"] - score["B"])
