@@ -73,14 +73,15 @@ def run(args) -> int:
     prepared = _prepared(program, args)
     if isinstance(prepared, int):
         return prepared
-    params, players, settings = prepared
+    params, (candidate, base), settings = prepared
     width = terminal_width(sys.stdout)
     _print_setup(args, settings, width)
     at_terminal = sys.stderr is not None and sys.stderr.isatty()
     try:
         with stop_signals_interrupt():
             verdict = gate(
-                *players,
+                candidate,
+                base,
                 settings,
                 margin0=args.sprt_margin[0],
                 margin1=args.sprt_margin[1],

@@ -142,10 +142,11 @@ def analyse_game(
         values[index] = value
     if progress is not None:
         progress(total, total)
-    moves = tuple(
-        _judge(number, side, board, name, points, values[number - 1], values[number])
-        for number, (side, board, name, points) in enumerate(positions[:-1], 1)
-    )
+    judged = []
+    for number, (side, board, name, points) in enumerate(positions[:-1], 1):
+        assert name is not None  # every position but the last has its move
+        judged.append(_judge(number, side, board, name, points, values[number - 1], values[number]))
+    moves = tuple(judged)
     return GameAnalysis(
         game=record["game"],
         size=record["size"],

@@ -70,7 +70,7 @@ def audit_game(record: dict, seconds: float, solve=solve_exactly) -> GameAudit:
         audit.moves_audited[side] += 1
         if given:
             audit.given_away[side] += given
-            assert best is not None  # a position with a move played has a best move
+            assert name is not None and best is not None  # a move played here, and a best one
             audit.slips.append(Slip(index + 1, side, name, points, given, best.name))
         later_value = value
     audit.slips.reverse()

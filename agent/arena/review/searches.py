@@ -21,6 +21,7 @@ from agent.engine import Limit, search
 
 SOLVER_TABLE_BITS = 22  # 64 MiB: room for the nodes of a solve within its budget
 SOLVE_DEPTH = 999  # past the end of any game: a solve reaches the end or is given up
+NO_DEADLINE = 1e300  # agent._core.Searcher.search's default: no CPU cap
 
 
 @dataclass(frozen=True)
@@ -41,11 +42,10 @@ def solve(board: Board, *, max_nodes: Optional[int] = None, seconds: Optional[fl
     from agent._core import Searcher  # here: reading records needs no core
 
     searcher = Searcher(board.core(), tt_bits=SOLVER_TABLE_BITS)
-    # the clock starts once the table is allocated, as the solve's own budget
-    caps = {} if seconds is None else {"deadline": time.process_time() + seconds}
-    if max_nodes is not None:
-        caps["max_nodes"] = max_nodes
-    result = searcher.search(SOLVE_DEPTH, **caps)
+    # the clock starts once the table is allocated, as the solve's own budget; without a
+    # cap, the core's own "none" (a deadline never reached, max_nodes 0)
+    deadline = NO_DEADLINE if seconds is None else time.process_time() + seconds
+    result = searcher.search(SOLVE_DEPTH, deadline=deadline, max_nodes=max_nodes or 0)
     if not (result.completed and result.exact):
         return None
     assert result.move is not None  # an exact search of a board with fruit has a move

@@ -110,7 +110,7 @@ class _Sprt:
         self._check()
 
     @property
-    def hypotheses(self) -> tuple:
+    def hypotheses(self) -> tuple[float, float]:
         """(the value H0 claims at most, the value H1 claims at least)."""
         name0, name1 = self.hypothesis_names
         return getattr(self, name0), getattr(self, name1)
@@ -128,11 +128,9 @@ class _Sprt:
 
     def result(self, pairs: Sequence) -> SprtResult:
         """The test after these complete pairs (agent.arena.stats.pairs.Pair)."""
-        lower, upper = self.bounds
+        (h0, h1), (lower, upper) = self.hypotheses, self.bounds
         llr = self.pairs_llr(pairs)
-        return SprtResult(
-            self.statistic, *self.hypotheses, len(pairs), llr, lower, upper, self.verdict(llr, len(pairs))
-        )
+        return SprtResult(self.statistic, h0, h1, len(pairs), llr, lower, upper, self.verdict(llr, len(pairs)))
 
     def pairs_llr(self, pairs: Sequence) -> float:
         """The LLR of these complete pairs."""
