@@ -15,8 +15,8 @@ _EXPORTS = {
     "Move": "agent.board",
     "Group": "agent.board",
     "Limit": "agent.engine",
-    "SearchResult": "agent.engine",
-    "IterationInfo": "agent.engine",
+    "SearchResult": "agent.move",
+    "IterationInfo": "agent.move",
     "search": "agent.engine",
     "Player": "agent.players",
     "SearchPlayer": "agent.players",
@@ -51,10 +51,10 @@ if TYPE_CHECKING:
     from agent.board import Board as Board
     from agent.board import Group as Group
     from agent.board import Move as Move
-    from agent.engine import IterationInfo as IterationInfo
     from agent.engine import Limit as Limit
-    from agent.engine import SearchResult as SearchResult
     from agent.engine import search as search
+    from agent.move import IterationInfo as IterationInfo
+    from agent.move import SearchResult as SearchResult
     from agent.players import GreedyPlayer as GreedyPlayer
     from agent.players import Minimax3Player as Minimax3Player
     from agent.players import Player as Player

@@ -90,7 +90,7 @@ def main(argv=None) -> int:
         cell = CHOOSERS[name](game.grid, game.time_left)
         return move_name(cell), play(game.grid, cell)[0]
 
-    from agent.move.command import answer_files
+    from agent.move.protocol import answer_files
 
     try:
         return answer_files("input.txt", "output.txt", baseline_choice, program=name)

@@ -1,4 +1,6 @@
-"""Searching a position from Python: `search(board, Limit(...)) -> SearchResult`.
+"""Searching a position from Python: `search(board, Limit(...)) -> SearchResult`, the
+class the competition move's deepening returns too (agent.move), here with each
+move a Move.
 
 >>> from agent import Board, Limit, search
 >>> result = search(Board(["001", "122", "112"]), Limit(depth=9))
@@ -16,9 +18,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from agent.board import Board, Move
+from agent.move import IterationInfo as IterationInfo
+from agent.move import SearchResult as SearchResult
 
 if TYPE_CHECKING:
-    from agent._core import Searcher
     from agent.move.timing import TimeManager
 
 
@@ -43,38 +46,6 @@ class Limit:
                 raise ValueError(f"Limit.{name} must be a whole number >= 1, not {value!r}")
 
 
-@dataclass(frozen=True)
-class IterationInfo:
-    """One depth searched: of iterative deepening, or, after the one-ply search, the single
-    search that stands for it (to the end of the game, or to a depth limit that comes
-    alone: no clock, no node limit, no late-move reductions)."""
-
-    depth: int
-    value: int  # margin expected with best play, mover's view
-    move: Move
-    exact: bool  # the value is the true final margin
-    nodes: int
-    cpu: float  # seconds this depth took
-    completed: bool  # False: cut off by the clock, its move a proven improvement
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """What a search found: the move, its value (the mover's expected margin over the
-    rest of the game), the deepest depth, whether that value is exact (the game was
-    searched to its end), the nodes visited, the principal variation and every
-    iteration."""
-
-    move: Move
-    value: int
-    depth: int
-    exact: bool
-    nodes: int
-    pv: tuple[Move, ...]
-    iterations: tuple[IterationInfo, ...]
-    tt_hit_rate: float
-
-
 def search(
     board: Board,
     limit: Limit,
@@ -82,7 +53,7 @@ def search(
     opponent: str = "best",
     evaluation: Optional[str] = None,
     core_options: Optional[dict[str, Any]] = None,
-) -> SearchResult:
+) -> SearchResult[Move]:
     """The agent's search of `board` within `limit`. `opponent="greedy"` searches as if
     the opponent always took a largest group (see `fruit-rage move --opponent`);
     `evaluation` names the horizon's evaluation (agent.move.deepening.EVALUATION_KINDS; None:
@@ -114,7 +85,7 @@ def run_search(
     max_depth: Optional[int] = None,
     max_nodes: Optional[int] = None,
     tt_bits: Optional[int] = None,
-) -> SearchResult:
+) -> SearchResult[Move]:
     """`search` under a time policy: `time_manager(root_moves, nodes_per_second,
     reduction)` makes the move's agent.move.timing.TimeManager; `tt_bits` None: the table the
     manager sizes; `core_options` are added to the searcher's options."""
@@ -126,27 +97,12 @@ def run_search(
     options = {**search_options(board.size, opponent == "greedy", evaluation), **(core_options or {})}
     core = board.core()
     manager = time_manager(core.group_count(), DEFAULT_NODES_PER_SECOND, options.get("reduction", 0))
-    searched: list[Searcher] = []
-    decision = think(
+    return think(
         core,
         manager,
         tt_bits=manager.table_bits(time.process_time()) if tt_bits is None else tt_bits,
-        report=lambda iteration, searcher: searched.append(searcher),
         searcher_options=options,
         max_depth=max_depth,
         max_nodes=max_nodes,
-    )
-    pv = searched[-1].principal_variation(decision.depth) if searched else []
-    return SearchResult(
-        move=Move(*decision.move),
-        value=decision.value,
-        depth=decision.depth,
-        exact=decision.exact,
-        nodes=decision.nodes,
-        pv=tuple(Move(*cell) for cell in pv) or (Move(*decision.move),),
-        iterations=tuple(
-            IterationInfo(i.depth, i.value, Move(*i.move), i.exact, i.nodes, i.cpu, i.completed)
-            for i in decision.iterations
-        ),
-        tt_hit_rate=decision.tt_hit_rate,
-    )
+        principal_variation=True,
+    ).with_moves(Move.from_cell)

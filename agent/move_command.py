@@ -7,7 +7,7 @@ more than it needs."""
 import sys
 
 from agent.cli_support import interrupted
-from agent.move.command import move_options, play_competition_files, play_files
+from agent.move.protocol import move_options, play_competition_files, play_files
 from agent.oscalls import _exit
 
 

@@ -79,7 +79,7 @@ class SearchPlayer:
         self.core_options = dict(core_options or {})
         plain = limit is None and opponent == "best" and evaluation is None and not self.core_options
         self.name = name or ("ours" if plain else _limit_name(limit, opponent, evaluation, self.core_options))
-        self.last_result: Optional[SearchResult] = None
+        self.last_result: Optional[SearchResult[Move]] = None
         self.version = __version__
 
     def choose(self, board: Board, clock_left: float) -> Move:

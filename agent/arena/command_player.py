@@ -9,8 +9,8 @@ from typing import Optional, Union
 
 from agent._version import __version__
 from agent.arena.agent_commands import BUILT_IN_NAMES, AgentCommand, agent_command
+from agent.arena.processes.move_runner import MoveRunner, ProcessRun
 from agent.arena.processes.referee_clock import COMPETITION_CLOCK, RefereeClock
-from agent.arena.processes.runner import MoveRunner, ProcessRun
 from agent.arena.processes.workers import ended_how
 from agent.arena.turns import FAULT_INVALID, FAULT_TIME, Turn, check_output
 from agent.board import Board, Move

@@ -23,7 +23,7 @@ SUBCOMMANDS = {
     "move": ("agent.commands.move", "play one move: input.txt -> output.txt (the default)"),
     "perft": ("agent.commands.perft", "count the move sequences of a position to a depth"),
     "calibrate": ("agent.commands.calibrate", "measure this machine's search speed once"),
-    "command": ("agent.commands.command", "print the fastest shell command that plays one move"),
+    "command": ("agent.commands.launch_line", "print the fastest shell command that plays one move"),
     "match": ("agent.commands.match", "play games between two agents and report statistics"),
     "tournament": ("agent.commands.tournament", "a round robin or gauntlet of several agents, with a cross table"),
     "gate": ("agent.commands.gate", "gate a candidate against a base with the pair-margin SPRT"),
@@ -131,7 +131,7 @@ def main(argv=None) -> int:
 def _run_command(argv) -> int:
     if not argv:
         # The competition call: skip argparse, whose imports cost the move's clock.
-        from agent.move.command import play_competition_files
+        from agent.move.protocol import play_competition_files
 
         return play_competition_files()
     import importlib

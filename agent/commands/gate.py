@@ -13,8 +13,8 @@ import textwrap
 from agent.arena.matches.games import MatchSettings
 from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.matches.tune import gate
+from agent.arena.processes.move_runner import SetupFailed
 from agent.arena.processes.referee_clock import RefereeClock
-from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.terminal.tables import fit_lines, join_fitting, terminal_width
 from agent.cli_support import interrupted, plural, printable

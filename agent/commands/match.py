@@ -13,7 +13,7 @@ from agent.arena.matches.match import run_match
 from agent.arena.matches.preflight import Refused, available_cpus, prepare, warn_of_jobs
 from agent.arena.matches.resume import ResumeError, check_same_match, read_finished, seed_of
 from agent.arena.processes.burners import Burners
-from agent.arena.processes.runner import SetupFailed
+from agent.arena.processes.move_runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.reading import describe_clocks
 from agent.arena.records.results_file import RecordsFile

@@ -1,12 +1,12 @@
 """`fruit-rage move [--input F] [--output F] [--calibration F] [--verbose] [--opponent
 best|greedy] [--depth D]`, and the bare `fruit-rage` with the same options: one move,
 input.txt -> output.txt. The competition call reads these options without argparse
-(agent.move.command.move_options); this is the full command line's side of them."""
+(agent.move.protocol.move_options); this is the full command line's side of them."""
 
 from __future__ import annotations
 
 from agent.cli_support import number
-from agent.move.command import MAX_DEPTH, OPPONENT_MODELS, play_files
+from agent.move.protocol import MAX_DEPTH, OPPONENT_MODELS, play_files
 
 DESCRIPTION = "Read a position, search it within the time it allows, write the chosen move and the next board."
 

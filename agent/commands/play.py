@@ -18,8 +18,8 @@ import time
 from agent.arena.agent_commands import files_named
 from agent.arena.player_specs import PlayerSpec
 from agent.arena.process_player import ProcessPlayer
+from agent.arena.processes.move_runner import SetupFailed
 from agent.arena.processes.referee_clock import WALL_CLOCK
-from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.results_file import RecordsFile, lock_records
 from agent.arena.referee import AGENT_CLOCK, PERSON_CLOCK, GameRecord, play_game, take_turn

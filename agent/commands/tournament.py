@@ -10,7 +10,7 @@ import sys
 from agent.arena.matches.games import MatchSettings
 from agent.arena.matches.match import run_match
 from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs
-from agent.arena.processes.runner import SetupFailed
+from agent.arena.processes.move_runner import SetupFailed
 from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.results_file import RecordsFile
 from agent.arena.terminal.tables import fit_lines, terminal_width

@@ -14,7 +14,7 @@ from agent._core import (
     MODEL_GREEDY,
     Searcher,
 )
-from agent.move import timing
+from agent.move import IterationInfo, SearchResult, timing
 
 ASPIRATION = 50  # first half-width of the window; margins are sums of squares
 ASPIRATION_GROWTH = 4  # the half-width after each fail: a few fails reach any margin of a 26x26 game
@@ -49,35 +49,6 @@ EVALUATION_KINDS = {
 }
 
 
-class Iteration:
-    """What one completed (or usefully partial) depth found."""
-
-    __slots__ = ("depth", "value", "move", "exact", "nodes", "cpu", "completed")
-
-    def __init__(self, depth, value, move, exact, nodes, cpu, completed):
-        self.depth = depth
-        self.value = value
-        self.move = move
-        self.exact = exact
-        self.nodes = nodes
-        self.cpu = cpu
-        self.completed = completed
-
-
-class Decision:
-    __slots__ = ("move", "value", "depth", "exact", "nodes", "iterations", "tt_hit_rate")
-
-    def __init__(self, iterations, nodes, tt_hit_rate):
-        best = iterations[-1]
-        self.move = best.move  # (row, col) of a cell of the chosen group
-        self.value = best.value  # margin expected from here, mover's view
-        self.depth = best.depth
-        self.exact = best.exact  # value is the true final margin
-        self.nodes = nodes
-        self.iterations = iterations
-        self.tt_hit_rate = tt_hit_rate
-
-
 def think(
     board,
     manager: timing.TimeManager,
@@ -87,64 +58,79 @@ def think(
     searcher_options=None,
     max_depth: "int | None" = None,  # as strings: the move loads no typing module
     max_nodes: "int | None" = None,
-) -> Decision:
-    """The best move for `board` within what `manager` (the time policy) allows;
-    `report(iteration, searcher)` is called after every iteration (for --verbose).
-    `max_depth` stops after that depth, `max_nodes` after the iteration whose nodes reach
-    that count (a limit that replays the same search on any machine). After the one-ply
-    search, a position that can be solved within the budget (the node limit, or the nodes
-    the clock leaves at `manager`'s rate) is searched once to its end, and a depth limit
-    alone is searched once at that depth (see one_search)."""
+    principal_variation: bool = False,
+) -> "SearchResult[tuple[int, int]]":
+    """The best move for `board` within what `manager` (the time policy) allows, each move
+    of the result a cell; `report(iteration, searcher)` is called after every iteration
+    (for --verbose). `max_depth` stops after that depth, `max_nodes` after the iteration
+    whose nodes reach that count (a limit that replays the same search on any machine).
+    After the one-ply search, a position that can be solved within the budget (the node
+    limit, or the nodes the clock leaves at `manager`'s rate) is searched once to its end,
+    and a depth limit alone is searched once at that depth (see one_search).
+    `principal_variation`: read the best line from the table into the result's pv (a
+    move does not: it costs a board a ply); else pv holds the move alone."""
     if searcher_options is None:
         searcher_options = search_options(board.n)
     searcher = new_searcher(board, tt_bits, searcher_options)
     counts = [0, 0, 0]  # nodes, table probes, table hits
-    iterations: list[Iteration] = []
+    iterations: "list[IterationInfo]" = []
     depth = 0
     while True:
         depth += 1
         start = clock()
-        result = None
+        found = None  # (the core's last DepthResult of this depth, its nodes, whether its move improved)
         if depth == 2:
             once = one_search(board, manager, start, searcher_options, max_depth, max_nodes)
             if once is not None:
                 target, cap = once
-                result = _search_once(searcher, target, manager.deadline, cap, counts)
-                if result is not None and (result.completed or clock() >= manager.deadline):
+                found = _search_once(searcher, target, manager.deadline, cap, counts)
+                if found is not None and (found[0].completed or clock() >= manager.deadline):
                     depth = target
                 else:  # its node cap stopped it: deepen with a move's share, the table kept
                     manager.solve_cut()
-                    result = None
+                    found = None
                     start = clock()
-        if result is None:
+        if found is None:
             # The one-ply search has no deadline: it is a single enumeration, and it guarantees a move.
             try:
-                result = _aspiration_search(
+                found = _aspiration_search(
                     searcher,
                     depth,
                     iterations[-1].value if iterations else None,
                     manager.deadline if depth > 1 else 1e300,
+                    counts,
                 )
             except MemoryError:  # no room for a deeper iteration's move lists (a memory cap)
                 if not iterations:
                     raise
                 break
-            _count(counts, result)
+        last, nodes, improved = found
         cost = clock() - start
-        if not result.completed:
-            if result.moves_done and result.improved:
-                iterations.append(Iteration(depth, result.value, result.move, False, result.nodes, cost, False))
+        if not last.completed:
+            if last.moves_done and improved:
+                iterations.append(IterationInfo(depth, last.value, last.move, False, nodes, cost, False))
                 if report:
                     report(iterations[-1], searcher)
             break
-        manager.update(cost, bool(iterations) and result.move != iterations[-1].move)
-        iterations.append(Iteration(depth, result.value, result.move, result.exact, result.nodes, cost, True))
+        manager.update(cost, bool(iterations) and last.move != iterations[-1].move)
+        iterations.append(IterationInfo(depth, last.value, last.move, last.exact, nodes, cost, True))
         if report:
             report(iterations[-1], searcher)
-        if result.exact or depth == max_depth or (max_nodes and counts[0] >= max_nodes) or manager.should_stop(clock()):
+        if last.exact or depth == max_depth or (max_nodes and counts[0] >= max_nodes) or manager.should_stop(clock()):
             break
     nodes, probes, hits = counts
-    return Decision(iterations, nodes, hits / probes if probes else 0.0)
+    best = iterations[-1]
+    line = tuple(searcher.principal_variation(best.depth)) if principal_variation else ()
+    return SearchResult(
+        best.move,
+        best.value,
+        best.depth,
+        best.exact,
+        nodes,
+        line or (best.move,),
+        tuple(iterations),
+        hits / probes if probes else 0.0,
+    )
 
 
 def one_search(
@@ -172,23 +158,22 @@ def mergeable_groups(board) -> int:
     return board.group_count() - board.never_merging_count()
 
 
-def _search_once(searcher, depth: int, deadline: float, cap: int, counts: list):
+def _search_once(searcher, depth: int, deadline: float, cap: int, counts: list) -> "tuple | None":
     """One search of the root to `depth` in the full window, stopped by `deadline` or at
-    `cap` nodes; None when there is no memory for its move lists."""
+    `cap` nodes: (its DepthResult, its nodes, whether its move is one to play), or None
+    when there is no memory for its move lists."""
     try:
         result = searcher.search(depth, -INFINITE_VALUE, INFINITE_VALUE, deadline, cap)
     except MemoryError:
         return None
-    _count(counts, result)
-    return WindowResult(
-        result, result.completed or result.moves_done > 0, result.nodes, result.tt_probes, result.tt_hits
-    )
+    _count(counts, result.nodes, result.tt_probes, result.tt_hits)
+    return result, result.nodes, result.completed or result.moves_done > 0
 
 
-def _count(counts: list, result) -> None:
-    counts[0] += result.nodes
-    counts[1] += result.tt_probes
-    counts[2] += result.tt_hits
+def _count(counts: list, nodes: int, probes: int, hits: int) -> None:
+    counts[0] += nodes
+    counts[1] += probes
+    counts[2] += hits
 
 
 def new_searcher(board, tt_bits: int, options: dict):
@@ -226,26 +211,11 @@ def search_options(n: int, greedy_opponent: bool = False, evaluation: "str | Non
     return options
 
 
-class WindowResult:
-    """One depth searched through as many aspiration windows as it took."""
-
-    __slots__ = ("value", "move", "completed", "moves_done", "exact", "improved", "nodes", "tt_probes", "tt_hits")
-
-    def __init__(self, last, improved: bool, nodes: int, tt_probes: int, tt_hits: int):
-        self.value = last.value
-        self.move = last.move
-        self.completed = last.completed
-        self.moves_done = last.moves_done
-        self.exact = last.exact
-        self.improved = improved  # a root move beat the window's floor before any cut-off
-        self.nodes = nodes
-        self.tt_probes = tt_probes
-        self.tt_hits = tt_hits
-
-
-def _aspiration_search(searcher, depth, guess, deadline) -> WindowResult:
-    """Search `depth` in a window around the last value, widening on a fail; the result
-    says whether the root move found before a cut-off is a real improvement."""
+def _aspiration_search(searcher, depth, guess, deadline, counts: list) -> tuple:
+    """Search `depth` in a window around the last value, widening on a fail: (the last
+    window's DepthResult, the nodes of every window, whether the root move found before a
+    cut-off is a real improvement: it beat the last window's floor). Adds what the
+    windows visited to `counts` once the depth returns."""
     if guess is None:
         alpha, beta = -INFINITE_VALUE, INFINITE_VALUE
     else:
@@ -265,4 +235,5 @@ def _aspiration_search(searcher, depth, guess, deadline) -> WindowResult:
             width *= ASPIRATION_GROWTH
             beta = min(value + width, INFINITE_VALUE)
         else:
-            return WindowResult(result, value > alpha, nodes, probes, hits)
+            _count(counts, nodes, probes, hits)
+            return result, nodes, value > alpha

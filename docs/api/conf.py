@@ -31,6 +31,9 @@ nitpick_ignore = [("py:class", "socket.socket"), ("py:class", "pathlib.Path"), (
 # Board (Board.core's result, typed for checkers in agent/_core.pyi) and the arena's
 # parsed agent command (CommandPlayer's `command` may be one).
 nitpick_ignore += [("py:class", "CoreBoard"), ("py:class", "AgentCommand")]
+# The type variables of SearchResult and IterationInfo (agent/move/__init__.py): the move
+# type, a Move from agent.search and a (row, col) cell from the move's deepening.
+nitpick_ignore += [("py:class", "MoveT"), ("py:class", "OtherT")]
 # The classes of numpy and of the rl extra's libraries that agent.envs builds on: the
 # build fetches none of their inventories.
 nitpick_ignore += [

@@ -23,8 +23,8 @@ from paths import PROJECT_ROOT
 from agent.arena.command_player import CommandPlayer
 from agent.arena.processes import containment, move_launcher
 from agent.arena.processes.containment import pick_containment
+from agent.arena.processes.move_runner import MoveRunner, Stopped
 from agent.arena.processes.referee_clock import RefereeClock
-from agent.arena.processes.runner import MoveRunner, Stopped
 from agent.arena.processes.side_users import SideUsers, ids_of_processes
 from agent.arena.referee import FAULT_INVALID, FAULT_TIME, play_game
 from agent.arena.turns import FAULT_STALLED
@@ -262,7 +262,7 @@ def test_the_moves_of_a_referee_killed_outright_die_too(tmp_path, name):
             textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {PROJECT_ROOT!r})
-        from agent.arena.processes.runner import MoveRunner
+        from agent.arena.processes.move_runner import MoveRunner
         MoveRunner(containment={name!r}).run("touch {tmp_path}/started; sleep 3597", True, "", 60.0)
     """),
         ],

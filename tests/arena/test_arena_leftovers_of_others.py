@@ -20,8 +20,8 @@ from paths import PROJECT_ROOT
 
 from agent.arena.processes.containment import CGROUP, CGROUP_VANISHED, MOVE_CGROUP_PREFIX, own_cgroup_folder
 from agent.arena.processes.move_folders import MATCH_FOLDER_PREFIX
+from agent.arena.processes.move_runner import MoveRunner
 from agent.arena.processes.referee_tags import own_tag
-from agent.arena.processes.runner import MoveRunner
 
 WAIT_SECONDS = 60  # for a move to start on a loaded machine
 

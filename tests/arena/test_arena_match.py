@@ -17,7 +17,7 @@ from paths import PROJECT_ROOT
 
 from agent.arena.agent_commands import command_problem
 from agent.arena.player_specs import PlayerSpec
-from agent.arena.processes.runner import MoveRunner, Stopped
+from agent.arena.processes.move_runner import MoveRunner, Stopped
 from agent.arena.stats.summary import (
     colour_lines,
     elo_difference,

@@ -15,7 +15,7 @@ from arena_helpers import fruit_rage
 from containment_helpers import CONTAINMENTS, INPUT, needs_root
 
 from agent.arena.processes.move_folders import MatchFolders
-from agent.arena.processes.runner import MoveRunner
+from agent.arena.processes.move_runner import MoveRunner
 
 NOBODY = 65534
 NESTED = "python3 -c \"import os\nfor _ in range(3000): os.mkdir('d'); os.chdir('d')\""

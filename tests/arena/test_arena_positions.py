@@ -9,7 +9,7 @@ import pytest
 from arena_helpers import fruit_rage
 from paths import PROJECT_ROOT
 
-from agent.arena.matches.positions import load_positions
+from agent.arena.matches.openings import load_positions
 from agent.gamefile import read_input
 
 TWO_POSITIONS = "2\n2\n1\n01\n10\n\n3\n2\n5.5\n*1*\n011\n100\n"

@@ -12,8 +12,8 @@ from arena_helpers import scripted_agent
 from agent.arena.command_player import CommandPlayer
 from agent.arena.matches.games import MatchSettings, first_mover, play_match_game
 from agent.arena.player_specs import PlayerSpec
+from agent.arena.processes.move_runner import _last_line
 from agent.arena.processes.referee_clock import RefereeClock
-from agent.arena.processes.runner import _last_line
 from agent.arena.referee import FAULT_INVALID, FAULT_TIME, Turn, decide, play_game
 from agent.arena.turns import FAULT_STALLED, check_output
 from agent.board import Board

@@ -20,6 +20,7 @@ from paths import PROJECT_ROOT
 from agent.arena.matches.game_processes import WatchedGames, play_noted_game
 from agent.arena.matches.games import MatchSettings
 from agent.arena.player_specs import PlayerSpec
+from agent.arena.processes.move_runner import MoveRunner
 from agent.arena.processes.referee_clock import (
     BACKSTOP_SLACK,
     FAULT_STALLED,
@@ -29,7 +30,6 @@ from agent.arena.processes.referee_clock import (
     WALL_CLOCK,
     RefereeClock,
 )
-from agent.arena.processes.runner import MoveRunner
 from agent.arena.processes.usage import Usage
 
 # 1. The rule, on readings made up: (wall seconds since the start, CPU, demand).

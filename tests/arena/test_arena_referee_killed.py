@@ -74,7 +74,7 @@ def assert_killed_mid_move_leaves_nothing(referee, script, marker, temporary) ->
 RUNNER = textwrap.dedent(
     """
     import sys
-    from agent.arena.processes.runner import MoveRunner
+    from agent.arena.processes.move_runner import MoveRunner
     from agent.gamefile import format_input
     MoveRunner(containment=sys.argv[1]).run(sys.argv[2], True, format_input(("00", "11"), 2, 30.0), 30.0)
     """

@@ -164,6 +164,45 @@ def test_the_nim_games_import_nothing_from_agent(graph):
     assert not {module: names for module, names in wrong.items() if names}
 
 
+# The file names agent/ holds twice whose folders say whose each is (docs/architecture.md,
+# "Names"); a subcommand's module in agent/commands/ may also share its name with the
+# one module whose work it fronts (commands/match.py over arena/matches/match.py).
+SAME_NAME_BY_FOLDER = {"games.py": {"agent/arena/matches/games.py", "agent/web/games.py"}}
+
+
+def shared_file_names(paths) -> dict:
+    """{file name: its paths} for each name more than one of `paths` has, but a package's
+    own (__init__.py, __main__.py), the allowed pairs and a subcommand beside its work."""
+    by_name: dict = {}
+    for path in paths:
+        by_name.setdefault(path.rpartition("/")[2], set()).add(path)
+    shared = {}
+    for name, found in by_name.items():
+        if len(found) < 2 or name in ("__init__.py", "__main__.py") or found == SAME_NAME_BY_FOLDER.get(name):
+            continue
+        if len(found) == 2 and f"agent/commands/{name}" in found:
+            continue
+        shared[name] = found
+    return shared
+
+
+def test_no_two_modules_share_a_file_name_unless_their_folders_say_whose_each_is():
+    paths = [
+        os.path.relpath(path, PROJECT_ROOT).replace(os.sep, "/")
+        for name, path in project_modules().items()
+        if name.startswith("agent")
+    ]
+    assert shared_file_names(paths) == {}
+
+
+def test_the_file_name_check_finds_a_name_two_folders_share():
+    assert shared_file_names(["agent/bench/runner.py", "agent/arena/processes/runner.py"]) == {
+        "runner.py": {"agent/bench/runner.py", "agent/arena/processes/runner.py"}
+    }
+    assert shared_file_names(["agent/move/command.py", "agent/commands/command.py", "agent/x/command.py"])
+    assert shared_file_names(["agent/commands/bench.py", "agent/bench/bench.py"]) == {}
+
+
 def find_cycle(graph: dict):
     """A list of modules that import each other in a ring, or None."""
     state = {}  # module -> "open" while on the path, "done" after
@@ -214,7 +253,7 @@ GROUND = set(BLOCKS[-1]["ground"])
     "statement",
     [
         "import agent.move_command as m; m.main()",  # the launch line, with a move made
-        "import agent.move.command, agent.move.player, agent.move.deepening, agent.move.timing, "
+        "import agent.move.protocol, agent.move.player, agent.move.deepening, agent.move.timing, "
         "agent.move.calibration, agent.move.launch",
     ],
 )
@@ -228,7 +267,7 @@ def test_a_move_loads_no_module_of_the_library_the_arena_the_page_or_the_tuning(
     )
     assert done.returncode == 0, done.stderr
     loaded = {name for name in done.stdout.split() if name == "agent" or name.startswith("agent.")}
-    assert "agent.move.command" in loaded
+    assert "agent.move.protocol" in loaded
     assert loaded <= MOVE_PATH_LOADS | GROUND | {name for name in loaded if name.startswith("agent.move")}, loaded
     if "m.main()" in statement:
         assert (tmp_path / "output.txt").exists()

@@ -408,12 +408,12 @@ def test_a_closed_standard_output_is_no_traceback(tmp_path):
 def test_ctrl_c_during_the_competition_call_is_a_line_and_130(tmp_path, monkeypatch, capsys):
     from agent import move_command
     from agent.commands import cli
-    from agent.move import command
+    from agent.move import protocol
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(command, "play_files", interrupted)
+    monkeypatch.setattr(protocol, "play_files", interrupted)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "argv", ["-c"])
     for call in (lambda: cli.main([]), move_command.main):  # `fruit-rage`; the lean launch
@@ -521,7 +521,7 @@ def test_a_source_tree_without_its_compiled_core_says_what_to_do(tmp_path):
 def test_a_lean_move_with_options_reads_them_without_argparse(tmp_path):
     """`move --opponent greedy` is a competition call too: its options cost no argparse
     (~30 ms of the move's clock); what they mean is the same as through the full CLI."""
-    from agent.move.command import move_options
+    from agent.move.protocol import move_options
 
     assert move_options(["move", "--opponent", "greedy", "--depth=3", "--verbose"]) == {
         "input_path": "input.txt",
@@ -585,7 +585,7 @@ def test_a_lean_move_with_options_reads_them_without_argparse(tmp_path):
 def test_the_competition_move_takes_no_research_evaluation(tmp_path):
     """The move plays the agent's own evaluation only: `--evaluation` is refused by the lean
     launch and the full command line alike, before any file is read."""
-    from agent.move.command import move_options
+    from agent.move.protocol import move_options
 
     assert move_options(["--evaluation", "largest-exchange"]) is None
     shutil.copy(SAMPLE_DIRS[4] / "input.txt", tmp_path / "input.txt")

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from agent.arena.command_player import stop_shared_runners
 from agent.arena.matches.games import MatchSettings, in_match, play_match_game
+from agent.arena.processes.move_runner import SetupFailed
 from agent.arena.processes.referee_clock import BACKSTOP_SLACK, MoveWatch, RefereeClock
-from agent.arena.processes.runner import SetupFailed
 from agent.arena.processes.stop_signals import STOP_SIGNALS, ignore_signals
 from agent.arena.processes.workers import run_tasks
 from agent.arena.referee import GameRecord, lost_by_the_mover

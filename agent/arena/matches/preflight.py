@@ -36,7 +36,7 @@ def prepare(args, labels, params=()) -> tuple:
             raise Refused(printable(error), 2) from None  # a player's own text: escaped
     positions = None
     if args.positions:
-        from agent.arena.matches.positions import load_positions
+        from agent.arena.matches.openings import load_positions
 
         try:
             positions = load_positions(args.positions)

@@ -1,5 +1,5 @@
 """The referee's clock: what a move is charged, when it is stopped, and the watchdog. Every
-way a game's moves run (a program per move, agent.arena.processes.runner; a Python player
+way a game's moves run (a program per move, agent.arena.processes.move_runner; a Python player
 in its game's process, agent.arena.inprocess; that process watched from outside, in a
 match's workers or on a cluster) applies this one rule.
 
