@@ -11,7 +11,6 @@ _Cells = tuple[_Cell, ...]  # one group, as groups() lists it
 
 EVAL_NONE: int
 EVAL_GREEDY_PAIR: int
-EVAL_ALTERNATING: int
 EVAL_PAIR_EXCHANGE: int
 EVAL_LARGEST_EXCHANGE: int
 BLEND_PAIR: int

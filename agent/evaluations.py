@@ -12,10 +12,9 @@ Adding an evaluation:
 1. Core: a `cdef int32_t ... noexcept nogil` function in ext/evaluation.pyx, a new EVAL_*
    value in ext/evaluation.pxd's `cpdef enum` (and EVAL_KINDS one higher), and its line
    in evaluate()'s dispatch. It must be >= 0 on every position. If it reads the parent's
-   GroupSummary (the cheap way to the largest groups), add it to needs_summary(); if it
-   needs the evaluated position's whole list (built from the parent's), to
-   needs_parent_list() (the nodes above its horizon are then listed, not read through
-   their parent's list: slower). Fitted weights go in evaluation.pxd's weights `cpdef
+   GroupSummary (the cheap way to the largest groups), add it to needs_summary(); the
+   evaluated position's groups, when it needs them, it lists into its `scratch` list.
+   Fitted weights go in evaluation.pxd's weights `cpdef
    enum`, and are read from agent._core here.
 2. Oracle: a plain function grid -> int over agent.rules (the existing ones live there).
 3. Registration: its name and EVAL_* in agent.move.deepening.EVALUATION_KINDS, by which
@@ -61,7 +60,6 @@ def bare_margin(grid) -> int:
 EVALUATIONS = (
     Evaluation("none", bare_margin),
     Evaluation("greedy-pair", rules.greedy_pair_value),
-    Evaluation("alternating", rules.alternating_value),
     Evaluation("pair-exchange", lambda grid: rules.pair_exchange_blend(grid, PAIR_EXCHANGE_WEIGHTS)),
     # the agent's own from 12x12 up (docs/research/2026-12-strength-log.md, "The fourth
     # candidate")

@@ -156,8 +156,8 @@ def greedy_pair_value(grid: Grid) -> int:
 
 
 def alternating_value(grid: Grid) -> int:
-    """The players take the groups in turn, largest first, as if they never merged (the
-    core's EVAL_ALTERNATING, written plainly)."""
+    """The players take the groups in turn, largest first, as if they never merged (a
+    feature of the evaluation's fits, agent/tuning/features.py)."""
     sizes = sorted((len(g) for g in groups(grid)), reverse=True)
     return sum(size * size if i % 2 == 0 else -size * size for i, size in enumerate(sizes))
 

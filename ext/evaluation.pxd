@@ -2,7 +2,11 @@
 # come in a position, from its mover's view. Every kind is >= 0 (the mover takes a group
 # at least as large as the opponent's next one): the search's frontier pruning relies on
 # it. agent/evaluations.py pairs each kind with its plain-Python oracle and says how to
-# add one. Uses position.pxd (play_group_unhashed) and groups.pxd.
+# add one.
+# Uses position: play_group_unhashed
+# Uses groups: GroupCensus, GroupSummary, add_band_groups, band_of, begin_child_summary
+# Uses groups: child_census, count_groups, group_masks, in_band, keep_largest_beside
+# Uses groups: list_groups, start_list_after, summarize, walk_columns
 from libc.stdint cimport int32_t
 
 from core_types cimport Group, GroupList, Position
@@ -11,12 +15,11 @@ from core_types cimport Group, GroupList, Position
 cpdef enum:
     EVAL_NONE = 0            # the bare margin: nothing is guessed
     EVAL_GREEDY_PAIR = 1     # the mover takes the largest group, the opponent the next
-    EVAL_ALTERNATING = 2     # the players take the groups in turn, largest first
-    EVAL_PAIR_EXCHANGE = 3   # a fitted blend of the greedy pair and the greedy exchange
-    EVAL_LARGEST_EXCHANGE = 4  # the pair exchange and the largest group's square
+    EVAL_PAIR_EXCHANGE = 2   # a fitted blend of the greedy pair and the greedy exchange
+    EVAL_LARGEST_EXCHANGE = 3  # the pair exchange and the largest group's square
 
 cdef enum:
-    EVAL_KINDS = 5           # the kinds above are 0 .. EVAL_KINDS - 1
+    EVAL_KINDS = 4           # the kinds above are 0 .. EVAL_KINDS - 1
 
 # The weights of the fitted kinds, written only here: agent/evaluations.py reads them
 # (agent._core.BLEND_PAIR etc.) for the oracles and the tuning tools.
@@ -43,6 +46,4 @@ cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const Gr
                       const GroupSummary *summary, GroupList *scratch) noexcept nogil
 # Whether `kind` reads the parent's GroupSummary.
 cdef bint needs_summary(int kind) noexcept nogil
-# Whether `kind` lists the evaluated position's groups from the parent's whole list.
-cdef bint needs_parent_list(int kind) noexcept nogil
 cdef int32_t pair_value(const GroupCensus *seen) noexcept nogil

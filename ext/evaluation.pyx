@@ -1,7 +1,8 @@
-# Evaluation unit (contract: evaluation.pxd). The pair is the agent's default: the
-# cheapest evaluation that looks past the horizon and damps the odd/even swing of a bare
-# margin; the self-play figures behind the choice are in
-# docs/research/2026-12-core-speed-log.md, "Evaluation choice".
+# Evaluation unit (contract: evaluation.pxd). The agent searches with the largest exchange
+# from 12x12 up and the greedy pair below (agent/move/deepening.py, OWN_EVALUATION): the
+# pair is the cheapest evaluation that looks past the horizon and damps the odd/even swing
+# of a bare margin (docs/research/2026-12-core-speed-log.md, "Evaluation choice"); the
+# fitted blends won their gates on the larger boards (docs/research/2026-12-strength-log.md).
 from libc.stdint cimport int64_t
 from libc.string cimport memset
 
@@ -10,10 +11,6 @@ from core_types cimport MAX_GROUPS, MAX_N
 
 cdef bint needs_summary(int kind) noexcept nogil:
     return kind == EVAL_GREEDY_PAIR or kind == EVAL_PAIR_EXCHANGE or kind == EVAL_LARGEST_EXCHANGE
-
-
-cdef bint needs_parent_list(int kind) noexcept nogil:
-    return kind == EVAL_ALTERNATING
 
 
 cdef inline int32_t from_thousandths(int64_t blend) noexcept nogil:
@@ -25,30 +22,6 @@ cdef inline int32_t from_thousandths(int64_t blend) noexcept nogil:
 
 cdef int32_t pair_value(const GroupCensus *seen) noexcept nogil:
     return seen.first * seen.first - seen.second * seen.second
-
-
-cdef int32_t alternating_value(const GroupList *groups) noexcept nogil:
-    """A whole greedy game on the current groups, as if they never merged."""
-    cdef int32_t sizes[MAX_GROUPS]
-    cdef int i, j, size, big = 0, singles = 0
-    cdef int32_t total = 0
-    for i in range(groups.count):            # insertion sort of the groups larger than one
-        size = groups.groups[i].size
-        if size == 1:
-            singles += 1
-            continue
-        j = big
-        while j > 0 and sizes[j - 1] < size:
-            sizes[j] = sizes[j - 1]
-            j -= 1
-        sizes[j] = size
-        big += 1
-    for i in range(big):
-        total += sizes[i] * sizes[i] if i % 2 == 0 else -sizes[i] * sizes[i]
-    # the singles come last, one point each, alternately
-    if singles % 2:
-        total += 1 if big % 2 == 0 else -1
-    return total
 
 
 cdef void summarize_child(const Position *pos, const Group *move, const GroupSummary *parent,
@@ -206,9 +179,6 @@ cdef int32_t evaluate(int kind, const Position *pos, const Group *move, const Gr
     if kind == EVAL_GREEDY_PAIR:
         child_census(pos, move, summary, &seen, 0, False)
         return pair_value(&seen)
-    if kind == EVAL_ALTERNATING:
-        list_child_groups(parent, move, pos, scratch)
-        return alternating_value(scratch)
     if kind == EVAL_PAIR_EXCHANGE:
         return pair_exchange_value(pos, move, parent, summary, scratch)
     if kind == EVAL_LARGEST_EXCHANGE:

@@ -1,6 +1,6 @@
 # Contract of the free singles unit (free_singles.pyx): fruit that can never merge, and the
-# free singles among them that cancel in pairs in a search to the end. Uses position.pxd
-# (its Zobrist keys).
+# free singles among them that cancel in pairs in a search to the end.
+# Uses position: ZOBRIST, splitmix64
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from core_types cimport MAX_N, Position

@@ -1,6 +1,8 @@
 # Contract of the frontier unit (frontier.pyx): a node one ply above the horizon (two, for
-# a horizon worth 0) seen through its parent's list, without a list of its own. Uses
-# groups.pxd.
+# a horizon worth 0) seen through its parent's list, without a list of its own.
+# Uses groups: ColumnCounts, GroupCensus, GroupSummary, add_band_groups, band_of
+# Uses groups: begin_child_summary, count_columns, in_band, keep_largest_beside, list_singles
+# Uses groups: merge_by_rank, sort_by_rank, start_list_after, summarize, walk_columns
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint32_t
 
 from core_types cimport MAX_GROUPS, MAX_N, Group, GroupList, Position

@@ -1,6 +1,6 @@
 # Contract of the groups unit (groups.pyx): a position's groups listed whole or built from
 # its parent's, their census, and the summaries that let a child be counted or evaluated
-# from its parent's groups and a walk near the move only. Uses no other unit.
+# from its parent's groups and a walk near the move only. It uses no other unit.
 from libc.stdint cimport int32_t, uint32_t
 
 from core_types cimport MAX_N, Group, GroupList, Position

@@ -91,46 +91,34 @@ cdef inline int32_t move_value_from_sizes(SearchState *s, const Position *pos, c
     return points - census.first * census.first
 
 
-cdef int32_t two_plies_left(SearchState *s, const Position *pos, NodeMoves *moves, uint16_t tt_move,
+cdef int32_t two_plies_left(SearchState *s, const Position *pos, MovePicker *picker,
                             int32_t alpha, int32_t beta, int ply, uint16_t *best_move) noexcept nogil:
     cdef const GroupList *groups = &s.buffers.groups.lists[ply]
     cdef GroupSummary *summary = &s.buffers.summaries[ply]
-    cdef FrontierView *view = &moves.view if moves.viewed else NULL
-    cdef const Group **order = moves.order
-    cdef int32_t *scores = moves.scores
-    cdef int count = moves.count
     cdef const Group *g
-    cdef int i, listed
     cdef int32_t best = -INFINITE, value
     # with two groups or fewer every move is played: a reply may end the game, and its
     # value is then exact
-    cdef bint bounded = count > 2
+    cdef bint bounded = picker.count > 2
     best_move[0] = NO_MOVE
     if not summary.ready:
         summarize(groups, summary)
-    listed = summary_moves_first(&s.ordering, summary, bounded, ply)
-    for i in range(listed + count):
-        if i < listed:
-            g = summary.largest[i]
-        else:
-            if i == listed:
-                if listed and summary.largest_count == summary.multi_count and alpha >= 0:
-                    # only groups of one fruit are left, each worth at most 1 - 1
-                    s.stats.horizon_hits += 1
-                    return best if best >= 0 else 0
-                if view != NULL:
-                    all_moves(view, order)
-                score_moves(&s.ordering, order, count, scores, tt_move)
-            pick_next(order, scores, count, i - listed)
-            g = order[i - listed]
-        if (bounded and <int32_t>g.size * g.size - 1 <= alpha
-                and none_larger_after(&s.ordering, scores, i == listed)):
+    pick_largest_first(picker, summary, bounded, ply)
+    while True:
+        if ahead_done(picker) and summary.largest_count == summary.multi_count and alpha >= 0:
+            # only groups of one fruit are left, each worth at most 1 - 1
+            s.stats.horizon_hits += 1
+            return best if best >= 0 else 0
+        g = next_move(picker)
+        if g == NULL:
+            break
+        if bounded and <int32_t>g.size * g.size - 1 <= alpha and none_larger_after(picker):
             # none of the moves after this one can raise alpha either
             s.stats.horizon_hits += 1
             if <int32_t>g.size * g.size - 1 > best:
                 best = <int32_t>g.size * g.size - 1
             break
-        value = move_value_from_sizes(s, pos, groups, summary, view, g, alpha, bounded)
+        value = move_value_from_sizes(s, pos, groups, summary, picker.view, g, alpha, bounded)
         if s.clock.stop:
             return 0
         # the reward of a cutoff here is that of a search two plies deep

@@ -1,7 +1,7 @@
-# Ordering unit (contract: ordering.pxd): a node's moves scored (the table's move, then
-# group size, then history) and brought forward best first as the search takes them; the
-# moves of a node read through its parent's list found first alone; the last plies' largest
-# groups tried first.
+# Ordering unit (contract: ordering.pxd): the move picker that hands out a node's moves, for
+# every loop over them. Moves are scored (the table's move, then group size, then history)
+# and brought forward best first as the search takes them; the first move of a node read
+# through its parent's list is found alone; the last plies' largest groups come first.
 
 cdef enum:
     SELECTED_MOVES = 3           # moves of a node picked one at a time before the rest are sorted
@@ -17,6 +17,7 @@ cdef int32_t capped_history(const MoveOrdering *ordering, int key) noexcept nogi
 
 cdef void score_moves(const MoveOrdering *ordering, const Group **order, int count,
                       int32_t *scores, uint16_t tt_move) noexcept nogil:
+    """Into scores[i], the score of order[i] (higher: tried sooner)."""
     cdef int i
     cdef const Group *g
     for i in range(count):
@@ -97,36 +98,53 @@ cdef const Group *first_view_move(const MoveOrdering *ordering, FrontierView *vi
     return best
 
 
-cdef int order_view_moves(const MoveOrdering *ordering, FrontierView *view, uint16_t tt_move,
-                          const Group **order, int32_t *scores, bint *lazy) noexcept nogil:
-    cdef int count
-    if ordering.flags & ORDER_SIZE:
-        order[0] = first_view_move(ordering, view, tt_move, order)
-        lazy[0] = order[0] != NULL
-        return lazy[0]
-    lazy[0] = False
-    count = all_moves(view, order)
-    score_moves(ordering, order, count, scores, tt_move)
-    return count
+cdef void start_picking(MovePicker *picker, const MoveOrdering *ordering, const Group **order,
+                        int32_t *scores, int count, FrontierView *view, uint16_t tt_move,
+                        bint lazy) noexcept nogil:
+    picker.ordering = ordering
+    picker.view = view
+    picker.order = order
+    picker.scores = scores
+    picker.count = count
+    picker.next = 0
+    picker.tt_move = tt_move
+    picker.ahead_count = 0
+    picker.ahead_next = 0
+    picker.stage = PICK_FIRST if lazy and view != NULL and ordering.flags & ORDER_SIZE else PICK_ALL
 
 
-cdef int order_rest_of_view(const MoveOrdering *ordering, FrontierView *view, uint16_t tt_move,
-                            const Group **order, int32_t *scores) noexcept nogil:
-    cdef int count = all_moves(view, order)
-    score_moves(ordering, order, count, scores, tt_move)
-    pick_next(order, scores, count, 0)
-    return count
+cdef void pick_largest_first(MovePicker *picker, const GroupSummary *summary, bint bounded,
+                             int ply) noexcept nogil:
+    # The root orders all its moves.
+    if bounded and picker.ordering.flags & ORDER_SIZE and ply > 0 and summary.largest_count:
+        picker.ahead = <const Group **> summary.largest
+        picker.ahead_count = summary.largest_count
+        picker.stage = PICK_AHEAD
 
 
-cdef int summary_moves_first(const MoveOrdering *ordering, const GroupSummary *summary,
-                             bint bounded, int ply) noexcept nogil:
-    # Below the root, when moves are bounded and ordered by size: mostly they settle the
-    # node, and the moves after them are no larger. The root orders all its moves.
-    if bounded and ordering.flags & ORDER_SIZE and ply > 0:
-        return summary.largest_count
-    return 0
-
-
-cdef bint none_larger_after(const MoveOrdering *ordering, const int32_t *scores,
-                            bint first_scored) noexcept nogil:
-    return ordering.flags & ORDER_SIZE and (not first_scored or scores[0] < TT_MOVE_SCORE)
+cdef const Group *next_unordered(MovePicker *picker) noexcept nogil:
+    cdef const Group *g
+    if picker.stage == PICK_AHEAD:
+        if picker.ahead_next < picker.ahead_count:
+            picker.ahead_next += 1
+            return picker.ahead[picker.ahead_next - 1]
+        picker.stage = PICK_ALL
+    elif picker.stage == PICK_FIRST:
+        g = first_view_move(picker.ordering, picker.view, picker.tt_move, picker.order)
+        if g == NULL:               # the view has no moves
+            picker.count = 0
+            picker.stage = PICK_ORDERED
+            return NULL
+        picker.order[0] = g
+        picker.next = 1
+        picker.stage = PICK_ALL
+        return g
+    # PICK_ALL: every move, scored; a first move handed out alone is the best scored, and
+    # comes back to its place first
+    if picker.view != NULL:
+        picker.count = all_moves(picker.view, picker.order)
+    score_moves(picker.ordering, picker.order, picker.count, picker.scores, picker.tt_move)
+    picker.stage = PICK_ORDERED
+    if picker.next:
+        pick_next(picker.order, picker.scores, picker.count, 0)
+    return next_move(picker)

@@ -1,4 +1,7 @@
-# Contract of the perft unit (perft.pyx). Uses position.pxd and groups.pxd.
+# Contract of the perft unit (perft.pyx).
+# Uses position: play_group_unhashed
+# Uses groups: ColumnCounts, PlyLists, count_child_groups, count_columns, free_lists
+# Uses groups: group_masks, list_child_groups, list_groups, reserve_lists
 from libc.stdint cimport int64_t
 
 from core_types cimport Position

@@ -4,8 +4,6 @@ from libc.string cimport memcpy
 from bits cimport clz, ctz, popcount
 from core_types cimport MAX_N, MAX_TYPES
 
-cdef uint64_t ZOBRIST[MAX_TYPES][MAX_N][32]
-
 
 cdef uint64_t splitmix64(uint64_t *state) noexcept nogil:
     state[0] += 0x9E3779B97F4A7C15ULL

@@ -1,7 +1,18 @@
 # Contract of the search unit (search.pyx): alpha-beta negamax of one depth over the score
-# difference, with late move reduction and the frontier's pruning. Uses search_state.pxd
-# (the state it searches with), last_plies.pxd (the nodes two plies above a horizon worth
-# 0), and position.pxd, groups.pxd, frontier.pxd, evaluation.pxd, table.pxd, ordering.pxd.
+# difference, with late move reduction and the frontier's pruning.
+# Uses position: play_group, squares_bound
+# Uses free_singles: ColumnTypes, drop_free_pairs, read_band, read_columns
+# Uses groups: GroupCensus, GroupSummary, free_lists, group_masks, groups_of_size, grow_block
+# Uses groups: list_child_groups, list_groups, reserve_lists, start_list_after, summarize
+# Uses groups: take_census
+# Uses frontier: ParentIndex, frontier_view, index_children, view_count
+# Uses evaluation: evaluate, needs_summary
+# Uses table: BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_MOVE, SOLVED_DEPTH, TTEntry
+# Uses table: entry_holds, entry_settles, table_slot, table_store
+# Uses ordering: MovePicker, next_move, start_picking
+# Uses search_state: INFINITE, MODEL_NONE, NodeMoves, PlyBuffers, SearchState, SearchStats
+# Uses search_state: enter_node, fold_move_value
+# Uses last_plies: reads_last_plies, two_plies_left
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from core_types cimport Position

@@ -144,12 +144,11 @@ cdef inline int32_t dropped_bound(SearchState *s, const Position *pos, const Gro
 
 cdef inline bint reads_parent_list(SearchState *s, int ply, bint frontier, bint last_plies) noexcept nogil:
     """Whether the node at `ply` reads its moves through its parent's list (frontier_view)
-    instead of listing them: one ply above the horizon (unless the evaluation needs the
-    parent's list) and at the last plies. Not the parent's first child: at a cut node it
-    is the only one, and the parent's index would cost more than its list."""
+    instead of listing them: one ply above the horizon and at the last plies. Not the
+    parent's first child: at a cut node it is the only one, and the parent's index would
+    cost more than its list."""
     cdef ParentIndex *index
-    if not (ply > 0 and s.config.frontier_shortcut and (
-            (frontier and not needs_parent_list(s.config.eval_kind)) or last_plies)):
+    if not (ply > 0 and s.config.frontier_shortcut and (frontier or last_plies)):
         return False
     index = &s.buffers.indexes[ply - 1]
     index.children += 1
@@ -168,11 +167,12 @@ cdef int32_t view_moves(SearchState *s, const Position *pos, int32_t alpha, int 
     frontier_view(parent, index, s.buffers.played[ply - 1], pos,
                   1 if moves.last_plies else frontier_min_size(alpha), &s.buffers.groups.lists[ply],
                   &moves.view, &census, &s.buffers.summaries[ply])
+    # the last plies take the summary's largest groups before any of the view's
+    start_picking(&moves.picker, &s.ordering, s.buffers.order + ply * s.buffers.groups.room,
+                  s.buffers.scores + ply * s.buffers.groups.room, view_count(&moves.view), &moves.view,
+                  tt_move, not moves.last_plies)
     if moves.last_plies:
-        moves.count = view_count(&moves.view)
         return -INFINITE
-    moves.count = order_view_moves(&s.ordering, &moves.view, tt_move, moves.order, moves.scores,
-                                   &moves.lazy)
     return dropped_bound(s, pos, &census)
 
 
@@ -183,9 +183,10 @@ cdef int32_t list_whole(SearchState *s, const Position *pos, int32_t alpha, int 
     can raise alpha, at a modelled node the largest groups, else all. Returns the bound of
     the moves dropped as unable to raise alpha."""
     cdef GroupList *groups = &s.buffers.groups.lists[ply]
+    cdef const Group **order = s.buffers.order + ply * s.buffers.groups.room
     cdef GroupCensus census
     cdef int32_t dropped = -INFINITE
-    cdef int min_size
+    cdef int min_size, count
     if walked:
         if ply > 0:
             start_list_after(groups, &s.buffers.groups.lists[ply - 1])
@@ -196,36 +197,32 @@ cdef int32_t list_whole(SearchState *s, const Position *pos, int32_t alpha, int 
     if frontier:
         min_size = frontier_min_size(alpha)
         take_census(groups, min_size, &census)
-        moves.count = groups_of_size(groups, min_size, MAX_GROUPS, moves.order)
+        count = groups_of_size(groups, min_size, MAX_GROUPS, order)
         dropped = dropped_bound(s, pos, &census)
     elif modelled:
         take_census(groups, 1, &census)
-        moves.count = groups_of_size(groups, census.first, census.first, moves.order)
+        count = groups_of_size(groups, census.first, census.first, order)
     else:
-        moves.count = groups_of_size(groups, 1, MAX_GROUPS, moves.order)
-    if not moves.last_plies:
-        score_moves(&s.ordering, moves.order, moves.count, moves.scores, tt_move)
+        count = groups_of_size(groups, 1, MAX_GROUPS, order)
+    start_picking(&moves.picker, &s.ordering, order, s.buffers.scores + ply * s.buffers.groups.room,
+                  count, NULL, tt_move, False)
     return dropped
 
 
 cdef inline int32_t list_moves(SearchState *s, const Position *pos, int depth, int32_t alpha, int ply,
-                               uint16_t tt_move, bint frontier, bint modelled, bint reduced,
+                               uint16_t tt_move, bint frontier, bint modelled, bint singles_dropped,
                                NodeMoves *moves) noexcept nogil:
     """The one place that decides how the moves of `pos`, the node at `ply`, are had: listed
-    whole, or read through the parent's list (all, or the first alone: lazy), and at the
-    last plies left to two_plies_left to order. The root, and a node `reduced` from the
-    position its parent's move left, walk the whole board. Returns the bound of the moves
-    dropped as unable to raise alpha (-INFINITE: none)."""
-    moves.order = s.buffers.order + ply * s.buffers.groups.room
-    moves.scores = s.buffers.scores + ply * s.buffers.groups.room
-    moves.lazy = False
+    whole or read through the parent's list, into the picker that hands them out (a view's
+    first move found alone, except at the last plies). The root, and a node whose free
+    singles were dropped (not the position its parent's move left), walk the whole board.
+    Returns the bound of the moves dropped as unable to raise alpha (-INFINITE: none)."""
     moves.last_plies = depth == 2 and reads_last_plies(s)
     s.buffers.indexes[ply].ready = 0
     s.buffers.indexes[ply].children = 0
-    moves.viewed = not reduced and reads_parent_list(s, ply, frontier, moves.last_plies)
-    if moves.viewed:
+    if not singles_dropped and reads_parent_list(s, ply, frontier, moves.last_plies):
         return view_moves(s, pos, alpha, ply, tt_move, moves)
-    return list_whole(s, pos, alpha, ply, tt_move, frontier, modelled, ply == 0 or reduced, moves)
+    return list_whole(s, pos, alpha, ply, tt_move, frontier, modelled, ply == 0 or singles_dropped, moves)
 
 # ---------------------------------------------------------------- searching them
 
@@ -271,24 +268,17 @@ cdef inline int32_t move_value(SearchState *s, const Position *pos, const Group 
     return late_move_value(s, child, points, i, depth, alpha, beta, ply + 1)
 
 
-cdef inline int32_t search_moves(SearchState *s, const Position *pos, NodeMoves *moves, int depth,
-                                 int32_t alpha, int32_t beta, int ply, uint16_t tt_move, bint frontier,
-                                 int32_t best, uint16_t *best_move, Position *child) noexcept nogil:
-    """The node's best value, fail-soft, from `best` (the dropped moves' bound) on; its
-    move's key into `best_move`. `child` holds the position each move leaves."""
-    # locals, not the struct's fields: those would be read again after every call
-    cdef const Group **order = moves.order
-    cdef int32_t *scores = moves.scores
-    cdef int count = moves.count
-    cdef bint lazy = moves.lazy
+cdef inline int32_t search_moves(SearchState *s, const Position *pos, MovePicker *picker, int depth,
+                                 int32_t alpha, int32_t beta, int ply, bint frontier, int32_t best,
+                                 uint16_t *best_move, Position *child) noexcept nogil:
+    """The node's best value, fail-soft, from `best` (the dropped moves' bound) on, over the
+    moves `picker` hands out; its move's key into `best_move`. `child` holds the position
+    each move leaves."""
     cdef uint16_t move = NO_MOVE
-    cdef const Group *g
+    cdef const Group *g = next_move(picker)
     cdef int32_t value
     cdef int i = 0
-    while i < count:
-        if not lazy:
-            pick_next(order, scores, count, i)
-        g = order[i]
+    while g != NULL:
         if frontier and <int32_t>g.size * g.size <= alpha:
             # alpha rose to best since the moves were chosen: this one cannot raise it either
             if g.size < pos.fruit:
@@ -298,10 +288,7 @@ cdef inline int32_t search_moves(SearchState *s, const Position *pos, NodeMoves 
             if s.clock.stop or fold_move_value(s, g, value, depth, ply, beta, &best, &move, &alpha):
                 break
         i += 1
-        if lazy:
-            # the first move did not settle the node: all of them now
-            lazy = False
-            count = order_rest_of_view(&s.ordering, &moves.view, tt_move, order, scores)
+        g = next_move(picker)
     best_move[0] = move
     return best
 
@@ -314,7 +301,7 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     # here, not in the helpers that play the moves: gcc inlines no function whose frame
     # holds a Position (the frame would grow tenfold); a call per move cost 1.6% of the
     # instructions of bench --set exact-8x8-endgames
-    cdef Position child, reduced
+    cdef Position child, without_singles
     cdef TTEntry *entry
     cdef int32_t best, value, alpha_in = alpha
     cdef uint16_t tt_move = NO_MOVE, best_move = NO_MOVE
@@ -332,9 +319,9 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     # singles in pairs, and is keyed by what can still merge (free_singles.pyx). The root
     # keeps them: it must name a move of its own position.
     if drops_free_singles(s, pos, depth):
-        dropped = drop_free_pairs(&reduced, pos, read_node_columns(s, pos, ply), &key)
+        dropped = drop_free_pairs(&without_singles, pos, read_node_columns(s, pos, ply), &key)
         if dropped and ply > 0:
-            pos = &reduced
+            pos = &without_singles
             depth -= dropped
             if pos.fruit == 0:
                 return 0
@@ -370,10 +357,9 @@ cdef int32_t negamax(SearchState *s, const Position *pos, int depth, int32_t alp
     best = list_moves(s, pos, depth, alpha, ply, tt_move, frontier, modelled, dropped > 0, &moves)
     # Step 6: search them: at the last plies valued from group sizes, else one by one.
     if moves.last_plies:
-        best = two_plies_left(s, pos, &moves, tt_move, alpha, beta, ply, &best_move)
+        best = two_plies_left(s, pos, &moves.picker, alpha, beta, ply, &best_move)
     else:
-        best = search_moves(s, pos, &moves, depth, alpha, beta, ply, tt_move, frontier, best, &best_move,
-                            &child)
+        best = search_moves(s, pos, &moves.picker, depth, alpha, beta, ply, frontier, best, &best_move, &child)
     if s.clock.stop:
         return 0
     # Step 7: store the result: solved when no horizon was met below.

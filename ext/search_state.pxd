@@ -1,7 +1,12 @@
 # The state of one search, shared by the units that search (search.pyx and last_plies.pyx):
 # its configuration, per-ply buffers, statistics, clock and root progress, and the steps
 # both take inline at every node (count it, look at the clock) and after every move (fold
-# its value into the node's). Uses groups.pxd, frontier.pxd, ordering.pxd and table.pxd.
+# its value into the node's).
+# Uses free_singles: ColumnTypes
+# Uses groups: GroupSummary, PlyLists
+# Uses frontier: FrontierView, ParentIndex
+# Uses table: Table
+# Uses ordering: MoveOrdering, MovePicker, reward_cutoff
 from libc.stdint cimport int32_t, int64_t, uint16_t
 from posix.time cimport CLOCK_PROCESS_CPUTIME_ID, clock_gettime, timespec
 
@@ -70,14 +75,10 @@ ctypedef struct SearchState:
     RootProgress root
 
 ctypedef struct NodeMoves:
-    # A node's moves as the search tries them (see list_moves).
-    const Group **order         # the moves, in the order they are tried (this ply's buffer)
-    int32_t *scores             # their ordering scores
-    int count
-    bint viewed                 # read through the parent's list (`view`), not listed
-    bint lazy                   # order[0] alone so far: the rest once it fails to settle the node
+    # A node's moves as the search has them (see list_moves).
+    MovePicker picker           # hands them out in the order they are tried
     bint last_plies             # valued by two_plies_left, not searched move by move
-    FrontierView view
+    FrontierView view           # read through the parent's list (the picker's view), or unused
 
 
 cdef inline double cpu_seconds() noexcept nogil:

@@ -1,5 +1,5 @@
 # Contract of the table unit (table.pyx): the transposition table, depth-preferred, one
-# entry per slot. Uses no other unit.
+# entry per slot. It uses no other unit.
 from libc.stdint cimport int8_t, int32_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:

@@ -5,7 +5,6 @@ best move in hand (a one-ply search comes first). It runs the iterations the tim
 import time
 
 from agent._core import (
-    EVAL_ALTERNATING,
     EVAL_GREEDY_PAIR,
     EVAL_LARGEST_EXCHANGE,
     EVAL_NONE,
@@ -43,7 +42,6 @@ OWN_EVALUATION = "largest-exchange"
 EVALUATION_KINDS = {
     "none": EVAL_NONE,
     "greedy-pair": EVAL_GREEDY_PAIR,
-    "alternating": EVAL_ALTERNATING,
     "pair-exchange": EVAL_PAIR_EXCHANGE,
     "largest-exchange": EVAL_LARGEST_EXCHANGE,
 }

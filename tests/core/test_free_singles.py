@@ -2,7 +2,7 @@
 singles against rules.py's, and searches to the end that drop them in pairs against plain
 minimax, on boards built to hold them: in even and odd numbers, beside single fruit that
 could still merge one column away, and under fruit that can. Each built board is checked
-to tell a wrong reduction apart: its value changes if the singles that may merge are
+to tell a wrong drop apart: its value changes if the singles that may merge are
 dropped too, or an odd one is dropped with the pairs."""
 
 import functools
@@ -28,8 +28,8 @@ def without(grid, cells):
     return rules.remove_and_fall(grid, frozenset(cells))
 
 
-def plain_reduction(grid):
-    """The reduction as rules.py says it: (grid, dropped)."""
+def plain_drop(grid):
+    """The drop of free pairs as rules.py says it: (grid, dropped)."""
     free = rules.free_singles(grid)
     dropped = len(free) - len(free) % 2 if len(free) >= 2 else 0
     return dropped_in_pairs(grid, free), dropped
@@ -57,7 +57,7 @@ def free_among(grid, lone):
 
 def dropped_in_pairs(grid, free):
     """`grid` without the fruit of `free` in pairs, the lowest of the leftmost column's kept
-    when they are odd (what the reduction does with what it is given)."""
+    when they are odd (what the drop does with what it is given)."""
     free = sorted(free, key=lambda cell: (cell[1], -cell[0]))
     if len(free) < 2:
         return grid
@@ -74,8 +74,8 @@ BUILT = {
 }
 
 
-def test_the_built_boards_tell_a_wrong_reduction_apart():
-    """Each built board's value changes under a broken reduction: an odd free single
+def test_the_built_boards_tell_a_wrong_drop_apart():
+    """Each built board's value changes under a broken drop: an odd free single
     dropped with the pairs, fruit whose type is one column away taken as never merging,
     or lone fruit under fruit that may merge taken as free."""
     even, odd, near = BUILT["even"], BUILT["odd"], BUILT["near"]
@@ -91,7 +91,7 @@ def test_a_search_to_the_end_drops_free_pairs_and_keeps_the_value(name):
     grid = BUILT[name]
     board = Board(grid)
     dropped_board, dropped = board.without_free_pairs()
-    assert (dropped_board.rows(), dropped) == plain_reduction(grid)
+    assert (dropped_board.rows(), dropped) == plain_drop(grid)
     assert solve(dropped_board.rows()) == solve(grid)
     for free_singles in (True, False):
         found = Searcher(board, tt_bits=12, eval_kind=EVAL_NONE, free_singles=free_singles).search(board.fruit)
@@ -105,10 +105,10 @@ def test_the_core_finds_the_fruit_rules_finds():
         grid = sparse_grid(rng, rng.randint(1, 12), rng.randint(1, 9))
         board = Board(grid)
         assert board.never_merging_count() == len(rules.never_merging(grid))
-        reduced, dropped = board.without_free_pairs()
-        assert (reduced.rows(), dropped) == plain_reduction(grid)
-        assert reduced.fruit == board.fruit - dropped
-        assert reduced.hash == reduced.hash_from_scratch()
+        kept, dropped = board.without_free_pairs()
+        assert (kept.rows(), dropped) == plain_drop(grid)
+        assert kept.fruit == board.fruit - dropped
+        assert kept.hash == kept.hash_from_scratch()
 
 
 def test_searches_to_the_end_match_plain_minimax():

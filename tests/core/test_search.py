@@ -10,7 +10,6 @@ from fruit_helpers import random_grid
 import agent
 from agent import rules
 from agent._core import (
-    EVAL_ALTERNATING,
     EVAL_GREEDY_PAIR,
     EVAL_LARGEST_EXCHANGE,
     EVAL_NONE,
@@ -114,7 +113,7 @@ def test_reductions_cut_the_tree_of_a_wide_position_and_are_on_for_large_boards_
         Searcher(Board(grid), reduction=-1)
     with pytest.raises(ValueError):
         Searcher(Board(grid), full_moves=-1)
-    with pytest.raises(ValueError):  # unknown kinds used to fall through to the alternating one
+    with pytest.raises(ValueError):  # an unknown kind must not fall through to one of them
         Searcher(Board(grid), eval_kind=max(evaluation.kind for evaluation in EVALUATIONS) + 1)
     with pytest.raises(ValueError):
         Searcher(Board(grid), ordering=8)
@@ -156,15 +155,17 @@ def test_depth_limited_search_equals_depth_limited_minimax(grid):
 
 
 @pytest.mark.parametrize(
-    "eval_kind, evaluate", [(EVAL_GREEDY_PAIR, rules.greedy_pair_value), (EVAL_ALTERNATING, rules.alternating_value)]
+    "evaluation",
+    [evaluation for evaluation in EVALUATIONS if evaluation.name != "none"],
+    ids=lambda evaluation: evaluation.name,
 )
-def test_depth_limited_search_with_an_evaluation_equals_minimax_with_it(eval_kind, evaluate):
+def test_depth_limited_search_with_an_evaluation_equals_minimax_with_it(evaluation):
     """Also checks the frontier pruning, which relies on every evaluation being >= 0."""
     for grid in POSITIONS[:20] + FULL_5X5[:1]:
         for depth in (1, 2, 3, 4):
-            expected = rules.negamax_value(grid, depth, evaluate)
+            expected = rules.negamax_value(grid, depth, evaluation.oracle)
             for tt_bits, ordering in ((0, 0), (0, ORDER_ALL), (16, ORDER_ALL)):
-                searcher = Searcher(Board(grid), tt_bits=tt_bits, ordering=ordering, eval_kind=eval_kind)
+                searcher = Searcher(Board(grid), tt_bits=tt_bits, ordering=ordering, eval_kind=evaluation.kind)
                 assert searcher.search(depth).value == expected, (depth, tt_bits, ordering)
 
 
@@ -233,7 +234,7 @@ def test_depth_limited_with_table_on_boards_that_cannot_end(seed):
             assert with_table.search(depth).value == plain
 
 
-@pytest.mark.parametrize("eval_kind", [EVAL_NONE, EVAL_GREEDY_PAIR, EVAL_ALTERNATING, EVAL_PAIR_EXCHANGE])
+@pytest.mark.parametrize("eval_kind", [evaluation.kind for evaluation in EVALUATIONS])
 def test_evaluation_never_changes_an_exact_result(eval_kind):
     for grid in POSITIONS[:15]:
         result = Searcher(Board(grid), eval_kind=eval_kind).search(99)
