@@ -8,18 +8,13 @@ from __future__ import annotations
 import json
 import sys
 
-from agent.arena.matches.cluster import ClusterError
-from agent.arena.matches.review_runner import NotReviewed, review_games
-from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.reading import shown_agents
 from agent.arena.review.analysis import DEFAULT_NODES, EXACT_MARK, THRESHOLDS_TEXT, analyse_game
-from agent.arena.terminal.progress import review_progress
 from agent.arena.terminal.tables import fit_lines, terminal_width
-from agent.cli_support import interrupted, number, plural, printable
+from agent.cli_support import number, plural, printable
 from agent.commands.options import RECORDED_BY, RESULTS_HELP, add_parallel_options
-from agent.commands.refusals import records_to_review
+from agent.commands.reviews import records_to_review, run_reviews
 
-PROGRAM = "fruit-rage analyse"
 DESCRIPTION = (
     "For games recorded by " + RECORDED_BY + ": for every move, "
     "the best move the agent finds in its position and that position's value, the value of "
@@ -49,35 +44,14 @@ def run(args) -> int:
     records = records_to_review("analyse", args)
     if records is None:
         return 2
-    progress = review_progress(len(records))
-    not_analysed = []
     width = terminal_width(sys.stdout)
 
-    def finished(record: dict, analysis) -> None:
-        if isinstance(analysis, NotReviewed):
-            not_analysed.append(record)
-            print(f"{PROGRAM}: game {record['game']} not analysed: {analysis.reason}", file=sys.stderr, flush=True)
-        else:
-            text = json.dumps(analysis.to_dict()) if args.json else fit_lines(report(analysis, record), width)
-            print(text, flush=True)
-        progress.update(record)
+    def show(record: dict, analysis) -> None:
+        text = json.dumps(analysis.to_dict()) if args.json else fit_lines(report(analysis, record), width)
+        print(text, flush=True)
 
-    try:
-        with stop_signals_interrupt():  # SIGTERM, SIGHUP: as Ctrl-C
-            review_games(analyse_game, records, (args.nodes,), finished, jobs=args.jobs, cluster=args.cluster)
-    except KeyboardInterrupt:
-        progress.close()
-        return interrupted(PROGRAM)
-    except MemoryError as error:  # no room for a search's table or move lists
-        progress.close()
-        print(f"{PROGRAM}: out of memory ({error})", file=sys.stderr)
-        return 1
-    except ClusterError as error:
-        progress.close()
-        print(f"{PROGRAM}: {error}; analysis stopped", file=sys.stderr)
-        return 1
-    progress.close()
-    return 1 if not_analysed else 0
+    run = run_reviews("analyse", analyse_game, records, (args.nodes,), show, args, done="analysed", work="analysis")
+    return run.exit_code
 
 
 def report(analysis, record: dict) -> str:

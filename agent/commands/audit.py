@@ -6,19 +6,12 @@ from __future__ import annotations
 
 import sys
 
-from agent.arena.matches.cluster import ClusterError
-from agent.arena.matches.review_runner import NotReviewed, review_games
-from agent.arena.processes.stop_signals import stop_signals_interrupt
 from agent.arena.records.reading import shown_agents
 from agent.arena.review.audit import audit_game
-from agent.arena.terminal.progress import review_progress
 from agent.arena.terminal.tables import fit_lines, terminal_width
-from agent.cli_support import interrupted, number, plural, printable
+from agent.cli_support import number, plural, printable
 from agent.commands.options import RECORDED_BY, add_parallel_options, add_results_argument, positive_int
-from agent.commands.refusals import records_to_review
-
-PROGRAM = "fruit-rage audit"
-
+from agent.commands.reviews import records_to_review, run_reviews
 
 DESCRIPTION = (
     "For games recorded by " + RECORDED_BY + ": solve the positions exactly from the end back, as far "
@@ -45,33 +38,16 @@ def run(args) -> int:
         return 2
     print(f"Solving each position exactly with up to {args.seconds:g} s of CPU, from the end back.", flush=True)
     records.sort(key=lambda record: record["game"])
-    progress = review_progress(len(records))
     audits = []
-    not_audited = []
 
-    def finished(record: dict, audit) -> None:
-        if isinstance(audit, NotReviewed):
-            not_audited.append(record)
-            print(f"{PROGRAM}: game {record['game']} not audited: {audit.reason}", file=sys.stderr, flush=True)
-        else:
-            audits.append((record, audit))
-            print(fit_lines(game_report(record, audit), terminal_width(sys.stdout)), flush=True)
-        progress.update(record)
+    def show(record: dict, audit) -> None:
+        audits.append((record, audit))
+        print(fit_lines(game_report(record, audit), terminal_width(sys.stdout)), flush=True)
 
-    try:
-        with stop_signals_interrupt():  # SIGTERM, SIGHUP: as Ctrl-C
-            review_games(audit_game, records, (args.seconds,), finished, jobs=args.jobs, cluster=args.cluster)
-    except KeyboardInterrupt:
-        progress.close()
-        return interrupted(PROGRAM)
-    except ClusterError as error:
-        progress.close()
-        print(f"{PROGRAM}: {error}; audit stopped", file=sys.stderr)
-        return 1
-    progress.close()
-    if len(audits) > 1:
+    run = run_reviews("audit", audit_game, records, (args.seconds,), show, args, done="audited", work="audit")
+    if run.stopped is None and len(audits) > 1:
         print(fit_lines(summary(audits), terminal_width(sys.stdout)))
-    return 1 if not_audited else 0
+    return run.exit_code
 
 
 def game_report(record: dict, audit) -> str:

@@ -194,7 +194,7 @@ def test_a_game_whose_worker_is_stopped_is_handed_on_as_not_reviewed_once_idle_p
 
 @pytest.mark.parametrize("command, verb", [("analyse", "analysed"), ("audit", "audited")])
 def test_a_game_not_reviewed_is_named_on_stderr_and_the_review_exits_1(small_games, monkeypatch, capsys, command, verb):
-    from agent.commands import analyse, audit, cli
+    from agent.commands import cli, reviews
 
     def reviews_that_lose_game_2(function, records, arguments, finished, **options):
         for record in records:
@@ -203,7 +203,7 @@ def test_a_game_not_reviewed_is_named_on_stderr_and_the_review_exits_1(small_gam
                 NotReviewed("worker died twice (exit code 3)") if record["game"] == 2 else function(record, *arguments),
             )
 
-    monkeypatch.setattr({"analyse": analyse, "audit": audit}[command], "review_games", reviews_that_lose_game_2)
+    monkeypatch.setattr(reviews, "review_games", reviews_that_lose_game_2)
     assert cli.main([command, small_games, "--jobs", "2"]) == 1
     out, err = capsys.readouterr()
     assert f"fruit-rage {command}: game 2 not {verb}: worker died twice (exit code 3)" in err
