@@ -1,5 +1,5 @@
 """`fruit-rage gate CANDIDATE BASE` (or `tune`, its old name, kept for scripts): gate a
-candidate against a base with the margin SPRT (agent.arena.matches.tune.gate) and write the
+candidate against a base with the margin SPRT (agent.arena.matches.gate.gate) and write the
 verdict. A pass or fail, not a fit: `tune-eval` fits weights."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import textwrap
 
 from agent.arena.matches.games import MatchSettings
 from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs
-from agent.arena.matches.tune import gate
+from agent.arena.matches.gate import gate
 from agent.arena.processes.move_runner import SetupFailed
 from agent.arena.processes.referee_clock import RefereeClock
 from agent.arena.processes.stop_signals import stop_signals_interrupt

@@ -88,8 +88,8 @@ def test_a_tournament_shows_agent_names_escaped():
     assert "\x1b" not in done.stdout + done.stderr and "\\x1b[2J" in done.stdout
 
 
-def test_tune_shows_agent_names_escaped():
+def test_gate_shows_agent_names_escaped():
     named = f"echo '{ATTACK}' >&2; exit 1"
-    done = fruit_rage("tune", named, "greedy", "--games", "2", "--size", "3", "--types", "2", "--time", "3")
+    done = fruit_rage("gate", named, "greedy", "--games", "2", "--size", "3", "--types", "2", "--time", "3")
     assert done.returncode == 0, done.stderr
-    assert "\x1b" not in done.stdout + done.stderr and done.stdout.startswith(f"tune echo '{SHOWN}'")
+    assert "\x1b" not in done.stdout + done.stderr and done.stdout.startswith(f"gate echo '{SHOWN}'")

@@ -17,7 +17,7 @@ READERS = {
     "phases": lambda f: ["-m", "agent", "phases", f],
     "tune-eval": lambda f: ["-m", "agent", "tune-eval", f],
     "match --positions": lambda f: ["-m", "agent", "match", "greedy", "random", "--positions", f, "--games", "2"],
-    "tune --param weights": lambda f: ["-m", "agent", "tune", *PLAYERS, "--param", f"weights={f}", "--games", "2"],
+    "gate --param weights": lambda f: ["-m", "agent", "gate", *PLAYERS, "--param", f"weights={f}", "--games", "2"],
     "labels --load": lambda f: ["-m", "agent.tuning.labels", "--load", f],
 }
 
@@ -52,5 +52,5 @@ def test_a_file_of_positions_too_large_is_refused_unparsed(tmp_path):
 def test_a_weights_file_too_large_is_refused_unparsed(tmp_path):
     huge = tmp_path / "weights.json"
     huge.write_text("[" * 70_000)
-    done = run(READERS["tune --param weights"](str(huge)))
+    done = run(READERS["gate --param weights"](str(huge)))
     assert done.returncode == 2 and f"{huge}: larger than 64 KB: not a weights file" in done.stderr, done.stderr

@@ -10,7 +10,7 @@ import pytest
 from arena_helpers import fruit_rage
 
 from agent import GreedyPlayer, MatchSettings, RandomPlayer
-from agent.arena.matches.tune import gate
+from agent.arena.matches.gate import gate
 from agent.commands.gate import parse_param
 
 SETTINGS = MatchSettings(games=600, size=4, types=3, time=5, seed=1, paired=True)

@@ -263,11 +263,11 @@ def test_a_game_whose_process_is_killed_is_played_again_on_a_fresh_one(folder):
     "command",
     [
         ("tournament", "py:enders:os_exits", "greedy", "random", "--games", 2, "--size", 3, "--types", 2, "--seed", 1),
-        ("tune", "py:enders:os_exits", "greedy", "--games", 2, "--size", 3, "--types", 2, "--jobs", 2, "--seed", 1),
+        ("gate", "py:enders:os_exits", "greedy", "--games", 2, "--size", 3, "--types", 2, "--jobs", 2, "--seed", 1),
     ],
-    ids=["tournament", "tune"],
+    ids=["tournament", "gate"],
 )
-def test_tournament_and_tune_go_on_past_a_player_that_ends_its_process(folder, command):
+def test_tournament_and_gate_go_on_past_a_player_that_ends_its_process(folder, command):
     done = run_in(folder, *command)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert done.stdout.count("\n") > 3  # its table or verdict, not just the header
@@ -322,7 +322,7 @@ def test_a_player_its_timers_cannot_stop_is_stopped_from_outside_by_the_same_rul
         ("made_asleep", "its making was stopped, stopped: used "),
     ],
 )
-@pytest.mark.parametrize("command", ["match", "tune"])
+@pytest.mark.parametrize("command", ["match", "gate"])
 def test_a_player_whose_making_hangs_is_refused_before_the_first_game(folder, command, player, reason):
     games = ("--games", 2, "--size", 4, "--types", 3, "--time", 1, "--grace", 1, "--seed", 1)
     done = run_in(folder, command, f"py:enders:{player}", "greedy", *games)  # hung for ever before

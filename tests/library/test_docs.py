@@ -25,7 +25,7 @@ def test_readme_examples():
 
 
 @pytest.mark.parametrize(
-    "module", ["agent", "agent.board", "agent.engine", "agent.players", "agent.arena.matches.tune"]
+    "module", ["agent", "agent.board", "agent.engine", "agent.players", "agent.arena.matches.gate"]
 )
 def test_docstring_examples(module):
     failed, attempted = doctest.testmod(importlib.import_module(module), optionflags=FLAGS)
