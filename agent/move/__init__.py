@@ -1,16 +1,17 @@
 """The competition move: input.txt -> output.txt within the clock. The launch line, the
 time policy, iterative deepening over the core and the calibration file; it imports
-nothing outside this package but the core, the file formats and the rules.
+nothing outside this package but the core, the file formats and the rules. Here too is
+what a search returns to Python: SearchResult, one IterationInfo a depth."""
 
-Here too is what a search returns to Python: a `SearchResult`, holding one
-`IterationInfo` for each depth it searched. The move's deepening (deepening.think)
-returns it with each move as the core's cell, (row, col); `agent.search` returns the same
-class with each move an agent.board.Move (`with_moves`), as python-chess's engines return
-one PlayResult. They live in the package's own module, which a move loads anyway, as
-plain classes with __slots__ rather than frozen dataclasses: a move loads neither the
-dataclasses nor the typing module, nor a module more (tests/library/test_module_graph.py,
-docs/core-speed.md). They behave as frozen dataclasses do: compared, hashed and shown by
-their fields, which cannot be set."""
+# SearchResult and IterationInfo are the one result of a search: the move's deepening
+# (deepening.think) returns it with each move the core's cell, (row, col), and
+# agent.search the same class with each move an agent.board.Move (with_moves), as
+# python-chess's engines return one PlayResult. They live here, in a module a move loads
+# anyway, as plain classes with __slots__ rather than frozen dataclasses: a move loads
+# neither the dataclasses nor the typing module, nor one module more, each of which
+# costs its clock (tests/move/test_cli.py). They behave as the frozen dataclasses that
+# agent.engine had did: compared, hashed, shown and pickled by their fields, which cannot
+# be set.
 
 # typing.TYPE_CHECKING without loading typing: a type checker takes any name TYPE_CHECKING
 # for true, and reads the generic classes below; Python never runs the branch.
@@ -99,12 +100,6 @@ class IterationInfo(_Generic[MoveT]):
         _set_field(self, "cpu", cpu)
         _set_field(self, "completed", completed)
 
-    def with_moves(self, convert: "Callable[[MoveT], OtherT]") -> "IterationInfo[OtherT]":
-        """The same record with its move given as `convert(move)`."""
-        return IterationInfo(
-            self.depth, self.value, convert(self.move), self.exact, self.nodes, self.cpu, self.completed
-        )
-
 
 class SearchResult(_Generic[MoveT]):
     """What a search found: the move, its value (the mover's expected margin over the
@@ -161,6 +156,9 @@ class SearchResult(_Generic[MoveT]):
             self.exact,
             self.nodes,
             tuple(convert(move) for move in self.pv),
-            tuple(iteration.with_moves(convert) for iteration in self.iterations),
+            tuple(
+                IterationInfo(i.depth, i.value, convert(i.move), i.exact, i.nodes, i.cpu, i.completed)
+                for i in self.iterations
+            ),
             self.tt_hit_rate,
         )
