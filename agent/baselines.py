@@ -46,7 +46,7 @@ def minimax3_move(grid, time_left: float, startup: float = STARTUP_COST, in_proc
     import agent._core as core  # only this baseline needs the compiled core
     from agent.move import timing
 
-    board = core.Board(grid)
+    board = core.Bitboard(grid)
     groups, now = board.group_count(), time.process_time()
     if in_process:
         manager = timing.TimeManager.in_process(time_left, groups, now, MINIMAX_NODES_PER_SECOND)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Collection, Iterable, Optional
 from agent import rules
 
 if TYPE_CHECKING:
-    from agent._core import Board as CoreBoard
+    from agent._core import Bitboard
 
 
 @dataclass(frozen=True, order=True)
@@ -109,7 +109,7 @@ class Board:
         self._rows = rows
         digits = [int(ch) for row in rows for ch in row if ch != rules.EMPTY]
         self._types = types if types is not None else (max(digits) + 1 if digits else 1)
-        self._core: Optional[CoreBoard] = None
+        self._core: Optional[Bitboard] = None
 
     @classmethod
     def from_text(cls, text: str) -> "Board":
@@ -153,12 +153,12 @@ class Board:
         # gravity (a board is settled) empties the bottom row last
         return self._rows[-1].count(rules.EMPTY) == len(self._rows)
 
-    def core(self) -> CoreBoard:
-        """This position in the compiled core (agent._core.Board), built once."""
+    def core(self) -> Bitboard:
+        """This position in the compiled core (agent._core.Bitboard), built once."""
         if self._core is None:
-            from agent._core import Board as CoreBoard
+            from agent._core import Bitboard
 
-            self._core = CoreBoard(self._rows)
+            self._core = Bitboard(self._rows)
         return self._core
 
     def groups(self) -> list[Group]:

@@ -1,4 +1,4 @@
-# Python edge: Board, a position of the core built from and shown as rules-style rows, with
+# Python edge: Bitboard, a position of the core built from and shown as rules-style rows, with
 # its groups, moves, perft and the views the tests read (edge_views.pyx).
 # Uses position: hash_from_scratch, play_group
 # Uses free_singles: ColumnTypes, drop_free_pairs, key_to_the_end, never_merging_count
@@ -14,7 +14,7 @@ from bits cimport ctz, popcount
 from core_types cimport MAX_N, Group, GroupList, Position
 
 
-cdef class Board:
+cdef class Bitboard:
     """A position of the core, built from and shown as rules-style rows (top row first)."""
     cdef Position pos
     cdef _GroupLists listed      # its groups once listed (see group_list)
@@ -148,10 +148,10 @@ cdef class Board:
         return never_merging_count(&self.pos)
 
     def without_free_pairs(self):
-        """(Board, dropped): this position without its free singles in pairs, the lowest of
+        """(Bitboard, dropped): this position without its free singles in pairs, the lowest of
         the leftmost column's kept when they are odd (rules.free_singles), as a search to
-        the end searches it; the same Board when fewer than two."""
-        cdef Board without = Board.__new__(Board)
+        the end searches it; the same Bitboard when fewer than two."""
+        cdef Bitboard without = Bitboard.__new__(Bitboard)
         cdef ColumnTypes columns
         cdef uint64_t key
         read_columns(&self.pos, &columns)
@@ -164,11 +164,11 @@ cdef class Board:
         return key_to_the_end(&self.pos)
 
     def play(self, cell):
-        """(next Board, points) for the move at (row, col); ValueError on an empty cell."""
+        """(next Bitboard, points) for the move at (row, col); ValueError on an empty cell."""
         cdef int row = cell[0], col = cell[1], i, n = self.pos.n
         cdef uint32_t bit
         cdef Group *g
-        cdef Board child
+        cdef Bitboard child
         cdef GroupList *groups
         if not (0 <= row < n and 0 <= col < n):
             raise ValueError(f"cell {cell} is off the board")
@@ -177,7 +177,7 @@ cdef class Board:
         for i in range(groups.count):
             g = &groups.groups[i]
             if g.lo <= col <= g.hi and group_masks(groups, g)[col - g.lo] & bit:
-                child = Board.__new__(Board)
+                child = Bitboard.__new__(Bitboard)
                 points = play_group(&child.pos, &self.pos, g, group_masks(groups, g))
                 return child, points
         raise ValueError(f"cell {cell} is empty")

@@ -7,7 +7,7 @@
 # Uses search_state: INFINITE, MODEL_GREEDY, MODEL_NONE, SearchState
 # Uses search: free_plies, negamax, node_key, reserve_plies, start_search
 # Uses edge_scratch: check_eval_kind
-# Uses edge_board: Board
+# Uses edge_board: Bitboard
 from libc.stdint cimport INT64_MAX, int32_t, uint64_t
 from libc.string cimport memset
 
@@ -50,9 +50,9 @@ cdef class Searcher:
     search reaches the end; the same values, more nodes (for tests and measurement).
     """
     cdef SearchState s
-    cdef Board board
+    cdef Bitboard board
 
-    def __cinit__(self, Board board, int tt_bits=20, int ordering=ORDER_ALL,
+    def __cinit__(self, Bitboard board, int tt_bits=20, int ordering=ORDER_ALL,
                   int eval_kind=EVAL_GREEDY_PAIR, bint alpha_beta=True, int reduction=0,
                   int full_moves=4, int opponent_model=MODEL_NONE, bint frontier_shortcut=True,
                   bint free_singles=True):
@@ -119,7 +119,7 @@ cdef class Searcher:
 
     def principal_variation(self, int limit):
         """Moves (as cells) read from the table along the best line, at most `limit`."""
-        cdef Board board = self.board
+        cdef Bitboard board = self.board
         cdef TTEntry *entry
         cdef uint64_t key
         line = []

@@ -1,5 +1,5 @@
 # Python edge: what the search reads of the positions a position's moves leave, built as
-# the search builds it, for the tests against the oracles (Board.evaluations_after_moves,
+# the search builds it, for the tests against the oracles (Bitboard.evaluations_after_moves,
 # groups_after_moves and frontier_views).
 # Uses position: play_group
 # Uses groups: GroupCensus, GroupSummary, group_masks, list_child_groups, list_groups

@@ -11,8 +11,8 @@ import sys
 import textwrap
 
 from agent.arena.matches.games import MatchSettings
-from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.matches.gate import gate
+from agent.arena.matches.preflight import Refused, prepare, warn_of_jobs
 from agent.arena.processes.move_runner import SetupFailed
 from agent.arena.processes.referee_clock import RefereeClock
 from agent.arena.processes.stop_signals import stop_signals_interrupt

@@ -37,9 +37,9 @@ def run(args) -> int:
     if args.reference:
         count = _timed(lambda depth: perft(game.grid, depth))
     else:
-        from agent._core import Board
+        from agent._core import Bitboard
 
-        count = _interruptible(_timed(Board(game.grid).perft))
+        count = _interruptible(_timed(Bitboard(game.grid).perft))
     print(f"{'depth':>5} {'leaves':>16} {'seconds':>9} {'leaves/s':>12}", flush=True)
     for depth in range(1, args.depth + 1):
         leaves, elapsed = count(depth)

@@ -62,10 +62,10 @@ def _sane_float(text, bounds, default: float) -> float:
 
 def measure_nodes_per_second(seconds: float) -> float:
     """Search a fixed full 26x26 board with 9 fruit types for about `seconds` of CPU."""
-    from agent._core import Board, Searcher
+    from agent._core import Bitboard, Searcher
     from agent.rules import random_board
 
-    board = Board(random_board(2017, 26, 9))
+    board = Bitboard(random_board(2017, 26, 9))
     searcher = Searcher(board, tt_bits=20)
     start = time.process_time()
     nodes = 0

@@ -116,6 +116,11 @@ def think(
             report(iterations[-1], searcher)
         if last.exact or depth == max_depth or (max_nodes and counts[0] >= max_nodes) or manager.should_stop(clock()):
             break
+    return _result(iterations, counts, searcher, principal_variation)
+
+
+def _result(iterations: list, counts: list, searcher, principal_variation: bool) -> "SearchResult[tuple[int, int]]":
+    """The search's result: its last iteration's move and value, with every iteration."""
     nodes, probes, hits = counts
     best = iterations[-1]
     line = tuple(searcher.principal_variation(best.depth)) if principal_variation else ()

@@ -4,7 +4,7 @@ Glue between the time policy, the search and the rules core; no file I/O here.""
 import sys
 import time
 
-from agent._core import Board
+from agent._core import Bitboard
 from agent.move import timing
 from agent.move.calibration import Calibration
 from agent.move.deepening import mergeable_groups, search_options, think
@@ -34,7 +34,7 @@ def choose_move(
     opponent always takes a largest group (opt-in, for a known greedy player) instead of
     its best move; `depth`: search exactly that deep, whatever the clock says."""
     calibration = calibration or Calibration()
-    board = Board(game.grid)
+    board = Bitboard(game.grid)
     options = search_options(board.n, greedy_opponent)
     root_moves, speed, reduction = board.group_count(), calibration.nodes_per_second, options.get("reduction", 0)
     mergeable = mergeable_groups(board)

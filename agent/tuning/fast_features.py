@@ -8,19 +8,19 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from agent._core import Board as CoreBoard
+from agent._core import Bitboard
 from agent.rules import EMPTY
 from agent.tuning.features import LARGE_GROUP, MERGE_FEATURES, SIZE_CLASSES
 
 NO_GROUP = -1
 
 
-def core_board(position) -> CoreBoard:
+def core_board(position) -> Bitboard:
     """The core board of an agent.Board, a core board, or rows."""
-    if isinstance(position, CoreBoard):
+    if isinstance(position, Bitboard):
         return position
     core = getattr(position, "core", None)
-    return core() if callable(core) else CoreBoard(tuple(position))
+    return core() if callable(core) else Bitboard(tuple(position))
 
 
 def feature_vector(position, merges: bool = True) -> tuple:
@@ -55,7 +55,7 @@ def feature_vector(position, merges: bool = True) -> tuple:
     return tuple(float(value) for value in values)
 
 
-def merge_features(board: CoreBoard, rows, cell_groups) -> tuple:
+def merge_features(board: Bitboard, rows, cell_groups) -> tuple:
     """joinable_groups, merge_max, merge_gain and large_group_parity of agent.tuning.features."""
     potentials = merge_potentials(board, rows, cell_groups)
     largest = max((len(cells) for cells in cell_groups), default=0)
@@ -74,7 +74,7 @@ def merge_features(board: CoreBoard, rows, cell_groups) -> tuple:
     )
 
 
-def greedy_exchange(board: CoreBoard, cell_groups, largest: int) -> int:
+def greedy_exchange(board: Bitboard, cell_groups, largest: int) -> int:
     """agent.rules.greedy_exchange_value, from the core's groups of `board`."""
     return max(
         (
@@ -86,7 +86,7 @@ def greedy_exchange(board: CoreBoard, cell_groups, largest: int) -> int:
     )
 
 
-def merge_potentials(board: CoreBoard, rows, cell_groups) -> list:
+def merge_potentials(board: Bitboard, rows, cell_groups) -> list:
     """agent.tuning.features.merge_potential of every group of `cell_groups` (the core's groups
     of `board`, whose rows are `rows`), in that order."""
     n = len(rows)

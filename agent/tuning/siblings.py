@@ -142,14 +142,14 @@ def sibling_weights(children: list, positions: list, terms=child_terms) -> tuple
 def as_used_columns(children: list, positions: list, every: int, names) -> dict:
     """{name: [points - the core's evaluation `name` of each child]} for `names`, computed
     from the parent's groups as the search computes it."""
-    from agent._core import Board
+    from agent._core import Bitboard
     from agent.move.deepening import EVALUATION_KINDS
 
     columns: dict[str, list[list[float]]] = {name: [] for name in names}
     values = {}  # of the parent at hand: {name: {cell: value}}, one cell a group
     for child in children:
         if child.parent not in values:
-            board = Board(positions[child.parent * every].rows)
+            board = Bitboard(positions[child.parent * every].rows)
             values = {child.parent: {name: board.evaluations_after_moves(EVALUATION_KINDS[name]) for name in names}}
         for name in names:
             value = next(value for cell, value in values[child.parent][name].items() if cell in child.taken)

@@ -28,9 +28,9 @@ nitpicky = True
 # (Path: as game_log's `str | Path` annotation names it)
 nitpick_ignore = [("py:class", "socket.socket"), ("py:class", "pathlib.Path"), ("py:class", "Path")]
 # Internal classes the annotations name, not part of the reference: the compiled core's
-# Board (Board.core's result, typed for checkers in agent/_core.pyi) and the arena's
+# Bitboard (Board.core's result, typed for checkers in agent/_core.pyi) and the arena's
 # parsed agent command (CommandPlayer's `command` may be one).
-nitpick_ignore += [("py:class", "CoreBoard"), ("py:class", "AgentCommand")]
+nitpick_ignore += [("py:class", "Bitboard"), ("py:class", "AgentCommand")]
 # The type variables of SearchResult and IterationInfo (agent/move/__init__.py): the move
 # type, a Move from agent.search and a (row, col) cell from the move's deepening.
 nitpick_ignore += [("py:class", "MoveT"), ("py:class", "OtherT")]

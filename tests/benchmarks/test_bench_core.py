@@ -9,7 +9,7 @@ import time
 import pytest
 
 from agent import rules
-from agent._core import Board
+from agent._core import Bitboard
 from agent.gamefile import format_input
 from agent.move import launch
 from agent.rules import random_board
@@ -29,7 +29,7 @@ def children_cpu() -> float:
 
 def test_core_play_and_enumerate(benchmark, board_case):
     name, grid = board_case
-    board = Board(grid)
+    board = Bitboard(grid)
     done = benchmark(board.bench_play_enumerate, POSITIONS_PER_ROUND)
     rate = done / benchmark.stats.stats.mean
     benchmark.extra_info.update(board=name, positions_per_second=round(rate))

@@ -1,4 +1,4 @@
-"""The core's Board.perft against a plain-C perft (naive_perft.c, compiled here with the
+"""The core's Bitboard.perft against a plain-C perft (naive_perft.c, compiled here with the
 system's `cc -O2`) on the same boards in the same run: CPU seconds, the minimum of 3
 alternating runs each, and the ratio C time / core time (above 1: the core is faster).
 Run it as the other benchmarks:
@@ -14,7 +14,7 @@ import pytest
 from fruit_helpers import random_grid
 
 from agent import rules
-from agent._core import Board
+from agent._core import Bitboard
 
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "naive_perft.c")
 RUNS = 3
@@ -57,7 +57,7 @@ def c_perft(program, grid, depth):
 
 
 def core_perft(grid, depth):
-    board = Board(grid)
+    board = Bitboard(grid)
     start = time.process_time()
     leaves = board.perft(depth)
     return leaves, time.process_time() - start

@@ -6,7 +6,7 @@ spent on start-up at a typical budget."""
 import subprocess
 import time
 
-from agent._core import Board, Searcher
+from agent._core import Bitboard, Searcher
 from agent.gamefile import format_input
 from agent.move import launch
 from agent.move.deepening import search_options
@@ -15,7 +15,7 @@ from agent.rules import random_board
 
 def deepen_for(grid, seconds):
     """(depth completed, nodes per second, table hit rate) of `seconds` of CPU."""
-    searcher = Searcher(Board(grid), tt_bits=22, **search_options(len(grid)))
+    searcher = Searcher(Bitboard(grid), tt_bits=22, **search_options(len(grid)))
     start = time.process_time()
     completed = nodes = probes = hits = 0
     while True:

@@ -9,7 +9,7 @@ import pytest
 from fruit_helpers import mid_game
 
 from agent import rules
-from agent._core import Board, Searcher
+from agent._core import Bitboard, Searcher
 from agent.evaluations import EVALUATIONS
 
 LARGEST_EXCHANGE = next(e for e in EVALUATIONS if e.name == "largest-exchange")
@@ -64,7 +64,7 @@ def test_the_core_evaluates_every_child_of_a_mid_game_position_as_the_oracle(siz
     evaluation = LARGEST_EXCHANGE
     for seed in range(3):
         grid = mid_game(seed, size, types, share)
-        values = Board(grid).evaluations_after_moves(evaluation.kind)
+        values = Bitboard(grid).evaluations_after_moves(evaluation.kind)
         for group in rules.groups(grid):
             cell = next(cell for cell in values if cell in group)
             assert values[cell] == evaluation.oracle(rules.remove_and_fall(grid, group)), (seed, cell)
@@ -78,5 +78,5 @@ def test_a_fixed_depth_search_equals_minimax_with_the_oracle_at_the_horizon(size
         for depth in (1, 2, 3):
             expected = rules.negamax_value(grid, depth, evaluation.oracle)
             for alpha_beta in (False, True):
-                searcher = Searcher(Board(grid), eval_kind=evaluation.kind, alpha_beta=alpha_beta, tt_bits=0)
+                searcher = Searcher(Bitboard(grid), eval_kind=evaluation.kind, alpha_beta=alpha_beta, tt_bits=0)
                 assert searcher.search(depth).value == expected, (seed, depth, alpha_beta)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent import Board, Move, rules
-from agent._core import Board as CoreBoard
+from agent._core import Bitboard
 
 EMPTY_AND_TINY = [("*",), ("0",), ("7",), ("**", "**"), ("**", "1*"), ("***", "***", "***")]
 
@@ -35,7 +35,7 @@ def planes_cell_by_cell(grid, planes):
 def core_naming_cells(grid):
     n = len(grid)
     mask = np.full(n * n, 7, dtype=np.int8)  # every cell is written, none left over
-    CoreBoard(grid).write_naming_cells(mask)
+    Bitboard(grid).write_naming_cells(mask)
     assert set(mask.tolist()) <= {0, 1}
     return {divmod(int(action), n) for action in np.flatnonzero(mask)}
 
@@ -43,7 +43,7 @@ def core_naming_cells(grid):
 def core_planes(grid, planes):
     n = len(grid)
     out = np.full((planes, n, n), 7, dtype=np.int8)
-    CoreBoard(grid).write_planes(out)
+    Bitboard(grid).write_planes(out)
     return out
 
 
@@ -63,7 +63,7 @@ def test_the_planes_are_the_rows_cell_by_cell(grid, extra_types):
 
 @pytest.mark.parametrize("grid", EMPTY_AND_TINY)
 def test_empty_and_tiny_boards(grid):
-    assert CoreBoard(grid).rows() == grid
+    assert Bitboard(grid).rows() == grid
     assert core_naming_cells(grid) == naming_cells_by_normalize(grid)
     assert (core_planes(grid, 9) == planes_cell_by_cell(grid, 9)).all()
 
@@ -73,7 +73,7 @@ def test_empty_and_tiny_boards(grid):
 def test_a_board_s_groups_stay_its_own_over_many_moves(grid, data):
     """A core board lists its groups once and reuses them: every move played from one
     board, and each child's own groups, agree with the rules."""
-    board = CoreBoard(grid)
+    board = Bitboard(grid)
     while not rules.is_empty(grid):
         assert core_naming_cells(grid) == naming_cells_by_normalize(grid)
         groups = rules.groups(grid)
@@ -88,10 +88,10 @@ def test_a_board_s_groups_stay_its_own_over_many_moves(grid, data):
 @pytest.mark.parametrize("shape", [(9, 2, 3), (9, 3, 2), (2, 2, 2), (3, 2, 2, 1)])
 def test_planes_of_the_wrong_shape_are_refused(shape):
     with pytest.raises(ValueError):
-        CoreBoard(("12", "02")).write_planes(np.zeros(shape, dtype=np.int8))
+        Bitboard(("12", "02")).write_planes(np.zeros(shape, dtype=np.int8))
 
 
 @pytest.mark.parametrize("array", [np.zeros(3, np.int8), np.zeros(5, np.int8), np.zeros(4, np.int64)])
 def test_a_mask_of_the_wrong_size_or_type_is_refused(array):
     with pytest.raises(ValueError):
-        CoreBoard(("12", "02")).write_naming_cells(array)
+        Bitboard(("12", "02")).write_naming_cells(array)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 
 import agent._core as core
 from agent import rules
-from agent._core import Board, Searcher
+from agent._core import Bitboard, Searcher
 from agent.evaluations import EVALUATIONS
 
 each_evaluation = pytest.mark.parametrize("evaluation", EVALUATIONS, ids=lambda e: e.name)
@@ -24,11 +24,11 @@ def test_every_evaluation_kind_of_the_core_is_registered_once():
 
 def test_an_unregistered_kind_is_refused_by_name():
     with pytest.raises(ValueError, match="eval_kind"):
-        Searcher(Board(("01", "10")), eval_kind=max(e.kind for e in EVALUATIONS) + 1)
+        Searcher(Bitboard(("01", "10")), eval_kind=max(e.kind for e in EVALUATIONS) + 1)
 
 
 def assert_core_evaluates_every_child_as_the_oracle(evaluation, grid):
-    values = Board(grid).evaluations_after_moves(evaluation.kind)
+    values = Bitboard(grid).evaluations_after_moves(evaluation.kind)
     groups = rules.groups(grid)
     assert len(values) == len(groups)
     for group in groups:
@@ -61,7 +61,7 @@ def test_never_negative(evaluation, grid):
     """The frontier drops a move whose points cannot beat alpha against an evaluation of 0:
     a negative one would make the dropped move better than it was taken for."""
     assert evaluation.oracle(grid) >= 0
-    assert all(value >= 0 for value in Board(grid).evaluations_after_moves(evaluation.kind).values())
+    assert all(value >= 0 for value in Bitboard(grid).evaluations_after_moves(evaluation.kind).values())
 
 
 def small_positions(count):
@@ -75,10 +75,10 @@ def test_a_solved_position_is_worth_its_final_margin_whatever_the_evaluation(eva
     shallower search that says its value is exact is right too."""
     for grid in small_positions(12):
         final_margin = rules.negamax_value(grid, rules.fruit_count(grid))
-        result = Searcher(Board(grid), eval_kind=evaluation.kind).search(99)
+        result = Searcher(Bitboard(grid), eval_kind=evaluation.kind).search(99)
         assert result.exact and result.value == final_margin
         for depth in (1, 2, 3):
-            result = Searcher(Board(grid), eval_kind=evaluation.kind).search(depth)
+            result = Searcher(Bitboard(grid), eval_kind=evaluation.kind).search(depth)
             assert not result.exact or result.value == final_margin, depth
 
 
@@ -90,5 +90,5 @@ def test_at_the_horizon_the_search_uses_the_oracles_value(evaluation):
         for depth in (1, 2, 3):
             expected = rules.negamax_value(grid, depth, evaluation.oracle)
             for alpha_beta in (False, True):
-                searcher = Searcher(Board(grid), eval_kind=evaluation.kind, alpha_beta=alpha_beta, tt_bits=0)
+                searcher = Searcher(Bitboard(grid), eval_kind=evaluation.kind, alpha_beta=alpha_beta, tt_bits=0)
                 assert searcher.search(depth).value == expected, (depth, alpha_beta)

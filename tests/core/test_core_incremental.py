@@ -10,26 +10,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent import rules
-from agent._core import EVAL_NONE, ORDER_HISTORY, ORDER_SIZE, ORDER_TT, Board, Searcher
+from agent._core import EVAL_NONE, ORDER_HISTORY, ORDER_SIZE, ORDER_TT, Bitboard, Searcher
 
 
 @settings(max_examples=200, deadline=None)
 @given(grids(max_types=10))
 def test_a_childs_groups_built_from_its_parents_are_its_own_in_the_same_order(grid):
-    for cell, groups in Board(grid).groups_after_moves().items():
-        child = Board(grid).play(cell)[0]
+    for cell, groups in Bitboard(grid).groups_after_moves().items():
+        child = Bitboard(grid).play(cell)[0]
         assert groups == child.groups(), cell
 
 
 @pytest.mark.parametrize("size, types, emptiness", [(26, 9, 0.0), (26, 2, 0.0), (26, 10, 0.4), (15, 5, 0.0)])
 def test_a_childs_groups_on_large_boards(size, types, emptiness):
     grid = random_grid(random.Random(size + types), size, types, emptiness)
-    for cell, groups in Board(grid).groups_after_moves().items():
-        assert groups == Board(grid).play(cell)[0].groups(), cell
+    for cell, groups in Bitboard(grid).groups_after_moves().items():
+        assert groups == Bitboard(grid).play(cell)[0].groups(), cell
 
 
 def assert_frontier_views_match_the_childs_groups(grid, min_size):
-    board = Board(grid)
+    board = Bitboard(grid)
     for cell, view in board.frontier_views(min_size).items():
         child = board.play(cell)[0]
         groups = child.groups()  # in the core's order
@@ -66,14 +66,14 @@ def test_frontier_views_on_large_boards(size, types, emptiness, min_size):
 def test_perft_equals_the_rules(grid, depth):
     """Full and partly empty boards, p up to 10: every ply's shortcut (groups built from the
     parent's, the last ply counted without masks, no hashing) against the plain rules."""
-    assert Board(grid).perft(depth) == rules.perft(grid, depth)
+    assert Bitboard(grid).perft(depth) == rules.perft(grid, depth)
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_deeper_perft_equals_the_rules(seed):
     rng = random.Random(seed)
     grid = random_grid(rng, rng.randint(3, 4), rng.randint(2, 4), 0.3 if seed % 2 else 0.0)
-    assert Board(grid).perft(5) == rules.perft(grid, 5)
+    assert Bitboard(grid).perft(5) == rules.perft(grid, 5)
 
 
 SEARCH_OPTIONS = [
@@ -94,8 +94,8 @@ def test_the_frontier_shortcut_searches_the_same_tree_as_whole_lists(options):
     for _ in range(6):
         n = rng.choice([6, 10, 14, 20, 26])
         grid = random_grid(rng, n, rng.randint(2, 10), rng.choice([0.0, 0.4]))
-        fast = Searcher(Board(grid), **options)
-        plain = Searcher(Board(grid), frontier_shortcut=False, **options)
+        fast = Searcher(Bitboard(grid), **options)
+        plain = Searcher(Bitboard(grid), frontier_shortcut=False, **options)
         for depth in range(1, 5 if n < 20 else 4):
             a, b = fast.search(depth), plain.search(depth)
             assert (a.value, a.move, a.nodes, a.tt_hits, a.exact) == (b.value, b.move, b.nodes, b.tt_hits, b.exact)

@@ -4,13 +4,13 @@ machine, as the analysis of a game solves its positions within a node budget."""
 import pytest
 
 from agent import rules
-from agent._core import Board, Searcher
+from agent._core import Bitboard, Searcher
 
 CLOCK_POLL_NODES = 256  # the search looks at its clock and its cap this often
 
 
 def test_a_search_stops_at_its_node_cap_the_same_way_every_time():
-    board = Board(rules.random_board(7, 12, 4))
+    board = Bitboard(rules.random_board(7, 12, 4))
     first, second = (Searcher(board, tt_bits=18).search(999, max_nodes=5000) for _ in range(2))
     assert not first.completed and not first.exact
     assert 5000 <= first.nodes <= 5000 + CLOCK_POLL_NODES
@@ -18,7 +18,7 @@ def test_a_search_stops_at_its_node_cap_the_same_way_every_time():
 
 
 def test_a_search_within_its_cap_is_the_search_without_one():
-    board = Board(rules.random_board(3, 5, 3))
+    board = Bitboard(rules.random_board(3, 5, 3))
     free = Searcher(board, tt_bits=18).search(999)
     capped = Searcher(board, tt_bits=18).search(999, max_nodes=free.nodes + CLOCK_POLL_NODES + 1)
     assert free.completed and free.exact
@@ -27,4 +27,4 @@ def test_a_search_within_its_cap_is_the_search_without_one():
 
 def test_a_negative_cap_is_refused():
     with pytest.raises(ValueError, match="max_nodes"):
-        Searcher(Board(("01", "10"))).search(3, max_nodes=-1)
+        Searcher(Bitboard(("01", "10"))).search(3, max_nodes=-1)

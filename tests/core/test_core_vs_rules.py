@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent import rules
-from agent._core import Board
+from agent._core import Bitboard
 
 
 def as_sets(groups):
@@ -18,7 +18,7 @@ def as_sets(groups):
 @settings(max_examples=300, deadline=None)
 @given(grids())
 def test_rows_round_trip(grid):
-    board = Board(grid)
+    board = Bitboard(grid)
     assert board.rows() == grid
     assert board.fruit == rules.fruit_count(grid)
 
@@ -26,27 +26,27 @@ def test_rows_round_trip(grid):
 @settings(max_examples=300, deadline=None)
 @given(grids())
 def test_same_groups(grid):
-    assert as_sets(Board(grid).groups()) == as_sets(rules.groups(grid))
+    assert as_sets(Bitboard(grid).groups()) == as_sets(rules.groups(grid))
 
 
 @settings(max_examples=150, deadline=None)
 @given(grids(max_size=12))
 def test_every_move_gives_the_reference_board_score_and_hash(grid):
-    board = Board(grid)
+    board = Bitboard(grid)
     for group in rules.groups(grid):
         cell = min(group)
         expected_grid, expected_points = rules.play(grid, cell)
         child, points = board.play(cell)
         assert child.rows() == expected_grid
         assert points == expected_points == len(group) ** 2
-        assert child.hash == child.hash_from_scratch() == Board(expected_grid).hash
+        assert child.hash == child.hash_from_scratch() == Bitboard(expected_grid).hash
 
 
 @settings(max_examples=100, deadline=None)
 @given(grids(), st.data())
 def test_random_playouts_stay_in_step(grid, data):
     """Long sequences of moves on boards up to 26x26: the incremental hash never drifts."""
-    board = Board(grid)
+    board = Bitboard(grid)
     for _ in range(data.draw(st.integers(1, 30))):
         if rules.is_empty(grid):
             assert board.fruit == 0 and board.hash == 0
@@ -63,12 +63,12 @@ def test_hash_distinguishes_positions_of_one_board_size():
     seen = {}
     for _ in range(2000):
         grid = random_grid(rng, 5, rng.randint(1, 4), 0.3)
-        seen.setdefault(Board(grid).hash, set()).add(grid)
+        seen.setdefault(Bitboard(grid).hash, set()).add(grid)
     assert all(len(grids_) == 1 for grids_ in seen.values())
 
 
 def test_play_rejects_empty_and_off_board_cells():
-    board = Board(("*0", "10"))
+    board = Bitboard(("*0", "10"))
     with pytest.raises(ValueError):
         board.play((0, 0))
     with pytest.raises(ValueError):
@@ -80,7 +80,7 @@ def test_perft_matches_reference(seed):
     rng = random.Random(seed)
     n = rng.randint(2, 5)
     grid = random_grid(rng, n, rng.randint(1, 4), 0.3 if seed % 3 == 0 else 0.0)
-    board = Board(grid)
+    board = Bitboard(grid)
     for depth in range(4):
         assert board.perft(depth) == rules.perft(grid, depth)
 
@@ -102,12 +102,12 @@ def test_perft_counts_move_sequences_of_exactly_the_depth():
     grid = ("*0*", "*1*", "000")
     expected = [sum(1 for _ in move_sequences(grid, depth)) for depth in range(6)]
     assert expected == [1, 3, 5, 4, 0, 0]
-    assert [Board(grid).perft(d) for d in range(6)] == expected == [rules.perft(grid, d) for d in range(6)]
+    assert [Bitboard(grid).perft(d) for d in range(6)] == expected == [rules.perft(grid, d) for d in range(6)]
 
 
 def test_a_board_one_move_empties_counts_0_at_depth_2():
     grid = ("0" * 10,) * 10
-    assert [Board(grid).perft(d) for d in range(4)] == [1, 1, 0, 0] == [rules.perft(grid, d) for d in range(4)]
+    assert [Bitboard(grid).perft(d) for d in range(4)] == [1, 1, 0, 0] == [rules.perft(grid, d) for d in range(4)]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -115,7 +115,7 @@ def test_perft_equals_the_sequences_on_small_boards(seed):
     rng = random.Random(seed)
     grid = random_grid(rng, 3, rng.randint(2, 3), 0.4)
     for depth in range(5):
-        assert Board(grid).perft(depth) == sum(1 for _ in move_sequences(grid, depth)), depth
+        assert Bitboard(grid).perft(depth) == sum(1 for _ in move_sequences(grid, depth)), depth
 
 
 def test_perft_of_the_worked_10x10_example():
@@ -131,5 +131,5 @@ def test_perft_of_the_worked_10x10_example():
         "0130000020",
         "2200022231",
     )
-    board = Board(grid)
+    board = Bitboard(grid)
     assert [board.perft(d) for d in range(3)] == [rules.perft(grid, d) for d in range(3)]

@@ -12,7 +12,7 @@ import pytest
 from fruit_helpers import random_grid, settle
 
 from agent import rules
-from agent._core import EVAL_NONE, Board, Searcher
+from agent._core import EVAL_NONE, Bitboard, Searcher
 
 
 @functools.lru_cache(maxsize=None)
@@ -89,7 +89,7 @@ def test_the_built_boards_tell_a_wrong_drop_apart():
 @pytest.mark.parametrize("name", sorted(BUILT))
 def test_a_search_to_the_end_drops_free_pairs_and_keeps_the_value(name):
     grid = BUILT[name]
-    board = Board(grid)
+    board = Bitboard(grid)
     dropped_board, dropped = board.without_free_pairs()
     assert (dropped_board.rows(), dropped) == plain_drop(grid)
     assert solve(dropped_board.rows()) == solve(grid)
@@ -103,7 +103,7 @@ def test_the_core_finds_the_fruit_rules_finds():
     rng = random.Random(63)
     for _ in range(2000):
         grid = sparse_grid(rng, rng.randint(1, 12), rng.randint(1, 9))
-        board = Board(grid)
+        board = Bitboard(grid)
         assert board.never_merging_count() == len(rules.never_merging(grid))
         kept, dropped = board.without_free_pairs()
         assert (kept.rows(), dropped) == plain_drop(grid)
@@ -121,7 +121,7 @@ def test_searches_to_the_end_match_plain_minimax():
         if not 2 <= rules.fruit_count(grid) <= 10:
             continue
         tried += 1
-        board = Board(grid)
+        board = Bitboard(grid)
         for free_singles in (True, False):
             once = Searcher(board, tt_bits=10, eval_kind=EVAL_NONE, free_singles=free_singles).search(board.fruit)
             assert (once.value, once.exact) == (solve(grid), True), grid
@@ -133,15 +133,15 @@ def test_searches_to_the_end_match_plain_minimax():
 
 def test_solve_keys_meet_where_values_must_agree():
     # the types of fruit that can never merge do not matter
-    assert Board(settle(["5", "121", "6"], 3)).solve_key() == Board(settle(["7", "121", "8"], 3)).solve_key()
+    assert Bitboard(settle(["5", "121", "6"], 3)).solve_key() == Bitboard(settle(["7", "121", "8"], 3)).solve_key()
     # nor where the free singles are, only whether they are odd
-    one = Board(settle(["01", "5", "10", "", "0"], 5))
-    elsewhere = Board(settle(["01", "", "10", "", "05"], 5))
+    one = Bitboard(settle(["01", "5", "10", "", "0"], 5))
+    elsewhere = Bitboard(settle(["01", "", "10", "", "05"], 5))
     assert rules.free_singles(one.rows()) and rules.free_singles(elsewhere.rows())
     assert one.solve_key() == elsewhere.solve_key()
-    assert one.solve_key() != Board(settle(["01", "", "10", "", "0"], 5)).solve_key()
+    assert one.solve_key() != Bitboard(settle(["01", "", "10", "", "0"], 5)).solve_key()
     # a fruit that may still merge keeps its type
-    assert Board(settle(["01", "1"], 2)).solve_key() != Board(settle(["01", "2"], 2)).solve_key()
+    assert Bitboard(settle(["01", "1"], 2)).solve_key() != Bitboard(settle(["01", "2"], 2)).solve_key()
 
 
 def test_columns_read_from_the_parents_search_the_same_tree_as_columns_read_whole():
@@ -155,7 +155,7 @@ def test_columns_read_from_the_parents_search_the_same_tree_as_columns_read_whol
         if not 12 <= rules.fruit_count(grid) <= 22 or len(rules.free_singles(grid)) < 2:
             continue
         solved += 1
-        board = Board(grid)
+        board = Bitboard(grid)
         fast = Searcher(board, tt_bits=16, eval_kind=EVAL_NONE).search(board.fruit)
         plain = Searcher(board, tt_bits=16, eval_kind=EVAL_NONE, frontier_shortcut=False).search(board.fruit)
         found = [(result.value, result.move, result.nodes, result.tt_hits) for result in (fast, plain)]

@@ -10,7 +10,7 @@ import pytest
 from paths import SAMPLES, TESTS
 
 from agent import rules
-from agent._core import Board, Searcher
+from agent._core import Bitboard, Searcher
 from agent.gamefile import format_output, parse_input
 
 with open(os.path.join(TESTS, "core", "golden", "golden.json")) as _handle:
@@ -18,13 +18,13 @@ with open(os.path.join(TESTS, "core", "golden", "golden.json")) as _handle:
 
 
 def board_id(record):
-    board = Board(record["rows"])
+    board = Bitboard(record["rows"])
     return f"{board.n}x{board.n}-{board.fruit}fruit"
 
 
 @pytest.mark.parametrize("record", GOLDEN["boards"], ids=board_id)
 def test_perft_counts_are_the_recorded_ones(record):
-    board = Board(record["rows"])
+    board = Bitboard(record["rows"])
     assert [board.perft(d) for d in range(len(record["perft"]))] == record["perft"]
 
 
@@ -32,7 +32,7 @@ def test_perft_counts_are_the_recorded_ones(record):
 def test_values_and_moves_at_every_depth_are_the_recorded_ones(record):
     found = []
     for search in record["searches"]:
-        result = Searcher(Board(record["rows"]), **search["options"]).search(search["depth"])
+        result = Searcher(Bitboard(record["rows"]), **search["options"]).search(search["depth"])
         found.append({**search, "value": result.value, "move": list(result.move)})
     assert found == record["searches"]
 
@@ -42,7 +42,7 @@ def test_io_sample_answers_are_the_recorded_ones(record):
     with open(os.path.join(SAMPLES, record["folder"], "input.txt")) as handle:
         game = parse_input(handle.read())
     assert list(game.grid) == record["rows"], "the io_samples input changed since the recording"
-    board = Board(game.grid)
+    board = Bitboard(game.grid)
     result = Searcher(board, **record["options"]).search(record["depth"])
     output = format_output(rules.move_name(result.move), board.play(result.move)[0].rows())
     assert output == record["output"]

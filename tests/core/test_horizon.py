@@ -12,7 +12,7 @@ from fruit_helpers import random_grid
 
 from agent import Board as LibraryBoard
 from agent import Limit, rules, search
-from agent._core import EVAL_NONE, ORDER_ALL, ORDER_SIZE, ORDER_TT, Board, Searcher
+from agent._core import EVAL_NONE, ORDER_ALL, ORDER_SIZE, ORDER_TT, Bitboard, Searcher
 from agent.move import timing
 from agent.move.deepening import think
 
@@ -31,7 +31,7 @@ def solve(grid):
 def test_two_plies_above_a_horizon_worth_0_equal_plain_minimax(size, types, emptiness, depths):
     """Larger boards, many groups: most moves of a node two plies up are settled by the
     bound of the largest group they leave untouched, which plain minimax never uses."""
-    board = Board(random_grid(random.Random(size), size, types, emptiness))
+    board = Bitboard(random_grid(random.Random(size), size, types, emptiness))
     for depth in depths:
         plain = Searcher(board, alpha_beta=False, eval_kind=EVAL_NONE).search(depth)
         for tt_bits, ordering in ((0, ORDER_ALL), (16, ORDER_ALL), (16, ORDER_TT | ORDER_SIZE), (0, 0)):
@@ -49,7 +49,7 @@ def test_full_boards_whose_largest_groups_lie_in_a_moves_band_equal_plain_minima
     summary of its largest, and the largest reply is then read from a walk of the band when
     it is at least as large as all of those, else from a walk of the whole board (a reply
     census that skipped the walks gets these three boards wrong)."""
-    board = Board(random_grid(random.Random(seed), 10, 3, 0.0))
+    board = Bitboard(random_grid(random.Random(seed), 10, 3, 0.0))
     plain = Searcher(board, alpha_beta=False, eval_kind=EVAL_NONE).search(3)
     for tt_bits, ordering in ((16, ORDER_ALL), (0, 0)):
         fast = Searcher(board, tt_bits=tt_bits, ordering=ordering, eval_kind=EVAL_NONE).search(3)
@@ -68,7 +68,7 @@ def test_two_plies_above_the_horizon_give_fail_soft_bounds_in_any_window(seed):
             (true + 5, true + 60),
             (true - 60, true - 5),
         ):
-            value = Searcher(Board(grid), tt_bits=16, eval_kind=EVAL_NONE).search(depth, alpha, beta).value
+            value = Searcher(Bitboard(grid), tt_bits=16, eval_kind=EVAL_NONE).search(depth, alpha, beta).value
             if true <= alpha:
                 assert true <= value <= alpha
             elif true >= beta:
@@ -80,10 +80,10 @@ def test_two_plies_above_the_horizon_give_fail_soft_bounds_in_any_window(seed):
 def test_a_value_read_two_plies_up_is_exact_only_when_the_game_ends_there():
     """Two groups that cannot merge: the game ends within two plies, so depth 2 is exact;
     three groups of one type apart: a reply leaves more to play, so it is not."""
-    ends = Searcher(Board(["000", "111", "111"]), eval_kind=EVAL_NONE).search(2)
+    ends = Searcher(Bitboard(["000", "111", "111"]), eval_kind=EVAL_NONE).search(2)
     assert ends.exact and ends.value == solve(("000", "111", "111"))
     grid = ("0*0*0", "1*1*1", "2*2*2", "1*1*1", "2*2*2")
-    goes_on = Searcher(Board(grid), eval_kind=EVAL_NONE).search(2)
+    goes_on = Searcher(Bitboard(grid), eval_kind=EVAL_NONE).search(2)
     assert not goes_on.exact and goes_on.value == rules.negamax_value(grid, 2)
 
 
@@ -93,7 +93,7 @@ def test_searches_to_the_end_stay_exact_with_the_squares_bound(seed):
     grid = random_grid(rng, 5, rng.randint(2, 4), 0.3)
     expected = solve(grid)
     for tt_bits in (0, 16):
-        result = Searcher(Board(grid), tt_bits=tt_bits, eval_kind=EVAL_NONE).search(99)
+        result = Searcher(Bitboard(grid), tt_bits=tt_bits, eval_kind=EVAL_NONE).search(99)
         assert result.exact and result.value == expected
 
 
@@ -104,7 +104,7 @@ def test_a_depth_limit_alone_is_searched_once_not_deepened():
     assert result.exact and result.value == solve(grid)
     assert [iteration.depth for iteration in result.iterations] == [1, fruit]
     shorter = search(LibraryBoard(grid), Limit(depth=fruit - 1), evaluation="none")
-    plain = Searcher(Board(grid), tt_bits=0, eval_kind=EVAL_NONE).search(fruit - 1)
+    plain = Searcher(Bitboard(grid), tt_bits=0, eval_kind=EVAL_NONE).search(fruit - 1)
     assert [iteration.depth for iteration in shorter.iterations] == [1, fruit - 1]
     assert shorter.value == plain.value
     # with a node limit, or with late moves reduced, the deepening runs
@@ -126,8 +126,8 @@ def test_a_solve_stopped_by_its_node_cap_leaves_the_deepening_the_rest():
 
 
 def test_the_time_policy_solves_what_it_predicts_it_can_and_deepens_the_rest():
-    small = Board(random_grid(random.Random(3), 4, 2, 0.3))
-    big = Board(random_grid(random.Random(3), 12, 5))
+    small = Bitboard(random_grid(random.Random(3), 4, 2, 0.3))
+    big = Bitboard(random_grid(random.Random(3), 12, 5))
     for board, solved in ((small, True), (big, False)):
         manager = timing.TimeManager(timing.Budget(0.0, 1e9, 1e9, False), board.group_count(), 1000.0)
         decision = think(board, manager, tt_bits=16, clock=lambda: 0.0, max_nodes=50_000)

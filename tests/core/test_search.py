@@ -16,7 +16,7 @@ from agent._core import (
     EVAL_PAIR_EXCHANGE,
     MODEL_GREEDY,
     ORDER_ALL,
-    Board,
+    Bitboard,
     Searcher,
 )
 from agent.baselines import greedy_move
@@ -66,10 +66,10 @@ def test_full_depth_equals_plain_minimax_for_every_ordering_with_and_without_tab
     expected = solve(grid)
     for tt_bits in (0, 16):
         for ordering in range(ORDER_ALL + 1):
-            result = Searcher(Board(grid), tt_bits=tt_bits, ordering=ordering).search(99)
+            result = Searcher(Bitboard(grid), tt_bits=tt_bits, ordering=ordering).search(99)
             assert result.completed and result.exact
             assert result.value == expected, (tt_bits, ordering)
-            child, points = Board(grid).play(result.move)
+            child, points = Bitboard(grid).play(result.move)
             assert points - solve(child.rows()) == expected, "the move does not reach the value"
 
 
@@ -79,9 +79,9 @@ def test_late_move_reductions_keep_full_depth_search_exact(grid):
     expected = solve(grid)
     for reduction, full_moves in ((1, 0), (2, 1), (2, 4), (3, 2)):
         for tt_bits in (0, 16):
-            result = Searcher(Board(grid), tt_bits=tt_bits, reduction=reduction, full_moves=full_moves).search(99)
+            result = Searcher(Bitboard(grid), tt_bits=tt_bits, reduction=reduction, full_moves=full_moves).search(99)
             assert result.exact and result.value == expected, (reduction, full_moves)
-            child, points = Board(grid).play(result.move)
+            child, points = Bitboard(grid).play(result.move)
             assert points - solve(child.rows()) == expected
 
 
@@ -95,7 +95,7 @@ def test_iterative_deepening_with_reductions_solves_small_positions_exactly(deep
     for grid in POSITIONS[:15] + FULL_5X5:
         now = time.process_time()
         decision = think(
-            Board(grid),
+            Bitboard(grid),
             managed(grid, now, now + 5, now + 10, False),
             searcher_options={"reduction": 2, "full_moves": 1},
         )
@@ -104,19 +104,19 @@ def test_iterative_deepening_with_reductions_solves_small_positions_exactly(deep
 
 def test_reductions_cut_the_tree_of_a_wide_position_and_are_on_for_large_boards_only():
     grid = random_grid(random.Random(8), 26, 9)
-    nodes = {reduction: Searcher(Board(grid), reduction=reduction).search(4).nodes for reduction in (0, 2)}
+    nodes = {reduction: Searcher(Bitboard(grid), reduction=reduction).search(4).nodes for reduction in (0, 2)}
     assert nodes[2] * 5 < nodes[0], nodes
     assert search_options(26)["reduction"] > 0 and search_options(20)["reduction"] > 0
     assert "reduction" not in search_options(19) and "reduction" not in search_options(12)
     assert search_options(12, greedy_opponent=True) == {"opponent_model": MODEL_GREEDY}
     with pytest.raises(ValueError):
-        Searcher(Board(grid), reduction=-1)
+        Searcher(Bitboard(grid), reduction=-1)
     with pytest.raises(ValueError):
-        Searcher(Board(grid), full_moves=-1)
+        Searcher(Bitboard(grid), full_moves=-1)
     with pytest.raises(ValueError):  # an unknown kind must not fall through to one of them
-        Searcher(Board(grid), eval_kind=max(evaluation.kind for evaluation in EVALUATIONS) + 1)
+        Searcher(Bitboard(grid), eval_kind=max(evaluation.kind for evaluation in EVALUATIONS) + 1)
     with pytest.raises(ValueError):
-        Searcher(Board(grid), ordering=8)
+        Searcher(Bitboard(grid), ordering=8)
 
 
 def test_a_player_searches_with_the_evaluation_it_is_given_by_name():
@@ -148,9 +148,9 @@ def test_depth_limited_search_equals_depth_limited_minimax(grid):
     for depth in (1, 2, 3):
         expected = rules.negamax_value(grid, depth)
         for ordering in (0, ORDER_ALL):
-            result = Searcher(Board(grid), tt_bits=0, ordering=ordering, eval_kind=EVAL_NONE).search(depth)
+            result = Searcher(Bitboard(grid), tt_bits=0, ordering=ordering, eval_kind=EVAL_NONE).search(depth)
             assert result.value == expected
-        plain = Searcher(Board(grid), alpha_beta=False, eval_kind=EVAL_NONE).search(depth)
+        plain = Searcher(Bitboard(grid), alpha_beta=False, eval_kind=EVAL_NONE).search(depth)
         assert plain.value == expected
 
 
@@ -165,7 +165,7 @@ def test_depth_limited_search_with_an_evaluation_equals_minimax_with_it(evaluati
         for depth in (1, 2, 3, 4):
             expected = rules.negamax_value(grid, depth, evaluation.oracle)
             for tt_bits, ordering in ((0, 0), (0, ORDER_ALL), (16, ORDER_ALL)):
-                searcher = Searcher(Board(grid), tt_bits=tt_bits, ordering=ordering, eval_kind=evaluation.kind)
+                searcher = Searcher(Bitboard(grid), tt_bits=tt_bits, ordering=ordering, eval_kind=evaluation.kind)
                 assert searcher.search(depth).value == expected, (depth, tt_bits, ordering)
 
 
@@ -182,7 +182,7 @@ def test_frontier_evaluation_on_larger_boards_equals_plain_minimax(size, types, 
     small-board tests)."""
     for seed in range(3):
         grid = random_grid(random.Random(seed), size, types, 0.3)
-        board = Board(grid)
+        board = Bitboard(grid)
         for depth in (1, 2, 3):
             plain = Searcher(board, alpha_beta=False, eval_kind=eval_kind).search(depth)
             for tt_bits, ordering in ((0, 0), (16, ORDER_ALL)):
@@ -210,7 +210,7 @@ def test_root_windows_give_fail_soft_bounds_and_a_move_that_reaches_the_value(si
                 (true + 5, true + 60),
                 (true - 60, true - 5),
             ):
-                result = Searcher(Board(grid), tt_bits=16, eval_kind=EVAL_GREEDY_PAIR).search(depth, alpha, beta)
+                result = Searcher(Bitboard(grid), tt_bits=16, eval_kind=EVAL_GREEDY_PAIR).search(depth, alpha, beta)
                 value = result.value
                 if true <= alpha:
                     assert true <= value <= alpha, (seed, depth, alpha, beta)
@@ -218,7 +218,7 @@ def test_root_windows_give_fail_soft_bounds_and_a_move_that_reaches_the_value(si
                     assert beta <= value <= true, (seed, depth, alpha, beta)
                 else:
                     assert value == true, (seed, depth, alpha, beta)
-                    child, points = Board(grid).play(result.move)
+                    child, points = Bitboard(grid).play(result.move)
                     assert points - rules.negamax_value(child.rows(), depth - 1, evaluate) == true
 
 
@@ -226,7 +226,7 @@ def test_root_windows_give_fail_soft_bounds_and_a_move_that_reaches_the_value(si
 def test_depth_limited_with_table_on_boards_that_cannot_end(seed):
     """With no position solvable within the depth, table or not gives the same value."""
     grid = random_grid(random.Random(seed), 7, 4)
-    board = Board(grid)
+    board = Bitboard(grid)
     for depth in (1, 2, 3):
         plain = Searcher(board, alpha_beta=False, eval_kind=EVAL_NONE).search(depth).value
         for ordering in (0, ORDER_ALL):
@@ -237,14 +237,14 @@ def test_depth_limited_with_table_on_boards_that_cannot_end(seed):
 @pytest.mark.parametrize("eval_kind", [evaluation.kind for evaluation in EVALUATIONS])
 def test_evaluation_never_changes_an_exact_result(eval_kind):
     for grid in POSITIONS[:15]:
-        result = Searcher(Board(grid), eval_kind=eval_kind).search(99)
+        result = Searcher(Bitboard(grid), eval_kind=eval_kind).search(99)
         assert result.exact and result.value == solve(grid)
 
 
 def test_iterative_deepening_solves_small_positions_exactly(deepening_only):
     for grid in POSITIONS[:15]:
         now = time.process_time()
-        decision = think(Board(grid), managed(grid, now, now + 5, now + 10, False))
+        decision = think(Bitboard(grid), managed(grid, now, now + 5, now + 10, False))
         assert decision.exact and decision.value == solve(grid)
         assert [iteration.depth for iteration in decision.iterations][:2] in ([1], [1, 2])  # deepened
         cell = decision.move
@@ -254,18 +254,18 @@ def test_iterative_deepening_solves_small_positions_exactly(deepening_only):
 def test_a_clock_that_affords_the_solve_gets_the_exact_value_right_after_the_one_ply_search():
     for grid in POSITIONS[:15]:
         now = time.process_time()
-        decision = think(Board(grid), managed(grid, now, now + 5, now + 10, False))
+        decision = think(Bitboard(grid), managed(grid, now, now + 5, now + 10, False))
         assert decision.exact and decision.value == solve(grid)
         depths = [iteration.depth for iteration in decision.iterations]
-        assert depths == [1] if decision.iterations[0].exact else depths == [1, Board(grid).fruit]
+        assert depths == [1] if decision.iterations[0].exact else depths == [1, Bitboard(grid).fruit]
 
 
 def test_a_deadline_in_the_past_stops_the_search_but_a_move_is_still_legal():
     grid = random_grid(random.Random(3), 26, 9)
-    searcher = Searcher(Board(grid))
+    searcher = Searcher(Bitboard(grid))
     result = searcher.search(6, deadline=0.0)
     assert not result.completed
-    decision = think(Board(grid), managed(grid, 0.0, 0.0, 0.0, False))
+    decision = think(Bitboard(grid), managed(grid, 0.0, 0.0, 0.0, False))
     assert decision.depth == 1
     assert grid[decision.move[0]][decision.move[1]] != rules.EMPTY
 
@@ -292,14 +292,14 @@ def test_no_memory_for_a_deeper_iteration_plays_the_move_found(monkeypatch):
     )
     grid = random_grid(random.Random(4), 12, 4)
     now = time.process_time()
-    decision = think(Board(grid), managed(grid, now, now + 5, now + 10, False))
+    decision = think(Bitboard(grid), managed(grid, now, now + 5, now + 10, False))
     assert decision.depth == 2
     assert grid[decision.move[0]][decision.move[1]] != rules.EMPTY
 
 
 def test_principal_variation_is_a_legal_line():
     grid = random_grid(random.Random(5), 6, 3)
-    searcher = Searcher(Board(grid))
+    searcher = Searcher(Bitboard(grid))
     searcher.search(4)
     line = searcher.principal_variation(4)
     assert line
@@ -331,16 +331,16 @@ def test_search_against_a_modelled_greedy_opponent_equals_its_minimax(grid):
     exact = minimax_against_greedy(grid, 99)
     for tt_bits in (0, 16):
         for ordering in (0, ORDER_ALL):
-            searcher = Searcher(Board(grid), tt_bits=tt_bits, ordering=ordering, opponent_model=MODEL_GREEDY)
+            searcher = Searcher(Bitboard(grid), tt_bits=tt_bits, ordering=ordering, opponent_model=MODEL_GREEDY)
             result = searcher.search(99)
             assert result.exact and result.value == exact, (tt_bits, ordering)
-            child, points = Board(grid).play(result.move)
+            child, points = Bitboard(grid).play(result.move)
             assert points - minimax_against_greedy(child.rows(), 99, our_turn=False) == exact
     assert exact >= solve(grid)  # a greedy opponent can only do worse than the best one
     for depth in (1, 2, 3, 4):
         expected = minimax_against_greedy(grid, depth, rules.greedy_pair_value)
         for tt_bits in (0, 16):
-            searcher = Searcher(Board(grid), tt_bits=tt_bits, opponent_model=MODEL_GREEDY)
+            searcher = Searcher(Bitboard(grid), tt_bits=tt_bits, opponent_model=MODEL_GREEDY)
             assert searcher.search(depth).value == expected, (depth, tt_bits)
 
 
@@ -352,7 +352,7 @@ def game_against_greedy(grid, greedy_opponent):
         if ours:
             now = time.process_time()
             cell = think(
-                Board(grid),
+                Bitboard(grid),
                 managed(grid, now, now + 5, now + 10, False),
                 searcher_options=search_options(5, greedy_opponent),
             ).move
@@ -370,12 +370,12 @@ def test_told_its_opponent_is_greedy_the_agent_gets_what_the_model_promised():
         start = random_grid(random.Random(seed), 5, 4)
         after_greedy, points = rules.play(start, greedy_move(start))
         # the searches' exact values (each tested against its oracle above)
-        promised = Searcher(Board(after_greedy), opponent_model=MODEL_GREEDY).search(99).value
-        best_reply = Searcher(Board(after_greedy)).search(99).value
+        promised = Searcher(Bitboard(after_greedy), opponent_model=MODEL_GREEDY).search(99).value
+        best_reply = Searcher(Bitboard(after_greedy)).search(99).value
         modelled = game_against_greedy(start, greedy_opponent=True)
         # greedy's own choice among equal groups can only help us
         assert modelled >= promised - points >= best_reply - points
         better += modelled > game_against_greedy(start, greedy_opponent=False)
     assert better >= 1, "the model never made a difference"
     with pytest.raises(ValueError):
-        Searcher(Board(start), opponent_model=7)
+        Searcher(Bitboard(start), opponent_model=7)

@@ -144,7 +144,7 @@ def test_the_units_and_their_names_are_read():
     assert {"MovePicker", "next_move", "PICK_ORDERED", "TT_MOVE_SCORE", "ORDER_ALL"} <= units["ordering"].public
     assert {"ColumnTypes", "drop_free_pairs"} <= units["free_singles"].public
     assert "SHELL_GAPS" in units["ordering"].private and "MODELLED_SIDE_KEY" in units["search"].private
-    assert {"Board", "group_cells", "_GroupLists"} <= units["edge_board"].public | units["edge_scratch"].public
+    assert {"Bitboard", "group_cells", "_GroupLists"} <= units["edge_board"].public | units["edge_scratch"].public
     assert "drop_free_pairs" in units["search"].declared["free_singles"]
 
 

@@ -32,8 +32,7 @@ from agent import (
     run_match,
     search,
 )
-from agent._core import Board as CoreBoard
-from agent._core import Searcher
+from agent._core import Bitboard, Searcher
 from agent.arena.player_specs import PlayerSpec
 from agent.arena.referee import FAULT_INVALID, FAULT_TIME
 from agent.arena.turns import FAULT_STALLED
@@ -143,7 +142,7 @@ def test_search_at_fixed_depth_is_the_core_search():
         board = Board(grid)
         for depth in (1, 2, 3):
             result = search(board, Limit(depth=depth))
-            core = Searcher(CoreBoard(grid), **search_options(board.size)).search(depth)
+            core = Searcher(Bitboard(grid), **search_options(board.size)).search(depth)
             assert result.depth == min(depth, result.depth) and result.value == core.value
             assert result.move.cell == core.move
 

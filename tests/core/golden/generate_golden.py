@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 from fruit_helpers import random_grid  # noqa: E402
 
 from agent import rules  # noqa: E402
-from agent._core import Board, Searcher  # noqa: E402
+from agent._core import Bitboard, Searcher  # noqa: E402
 from agent.gamefile import format_output, parse_input  # noqa: E402
 from agent.move.deepening import search_options  # noqa: E402
 
@@ -64,14 +64,14 @@ def played_down(grid, rng, share):
 def board_record(index, n, types, holes, played):
     rng = random.Random(1000 + index)
     grid = played_down(random_grid(rng, n, types, holes), rng, played)
-    board = Board(grid)
+    board = Bitboard(grid)
     default = search_options(n)
     full_width = {**default, "reduction": 0}
     deepest_full_width = FULL_WIDTH_DEPTH_26 if board.fruit > 600 else SEARCH_DEPTH
     searches = []
     for name, options, deepest in (("default", default, SEARCH_DEPTH), ("full_width", full_width, deepest_full_width)):
         for depth in range(1, deepest + 1):
-            result = Searcher(Board(grid), **options).search(depth)
+            result = Searcher(Bitboard(grid), **options).search(depth)
             searches.append(
                 {"searcher": name, "options": options, "depth": depth, "value": result.value, "move": list(result.move)}
             )
@@ -81,7 +81,7 @@ def board_record(index, n, types, holes, played):
 def io_sample_record(folder):
     with open(os.path.join(ROOT, "io_samples", folder, "input.txt")) as handle:
         game = parse_input(handle.read())
-    board = Board(game.grid)
+    board = Bitboard(game.grid)
     options = search_options(game.n)
     result = Searcher(board, **options).search(IO_SAMPLE_DEPTH)
     output = format_output(rules.move_name(result.move), board.play(result.move)[0].rows())
