@@ -1,6 +1,6 @@
 """Searching a position from Python: `search(board, Limit(...)) -> SearchResult`, the
 class the competition move's deepening returns too (agent.move), here with each
-move a Move.
+move a Move; and `solve(board)`, the one search to the end that an exact value needs.
 
 >>> from agent import Board, Limit, search
 >>> result = search(Board(["001", "122", "112"]), Limit(depth=9))
@@ -106,3 +106,32 @@ def run_search(
         max_nodes=max_nodes,
         principal_variation=True,
     ).with_moves(Move.from_cell)
+
+
+SOLVE_TABLE_BITS = 22  # 64 MiB: room for the nodes of the solves the reviews allow
+NO_DEADLINE = 1e300  # agent._core.Searcher.search's default: no CPU cap
+
+
+def solve(
+    board: Board, *, cpu: Optional[float] = None, max_nodes: Optional[int] = None, tt_bits: int = SOLVE_TABLE_BITS
+) -> Optional[SearchResult[Move]]:
+    """The exact value of `board` and a best move, from one search to the end of the game
+    (a full window, the core's defaults, no deepening), or None when it takes more than
+    `cpu` seconds of CPU (counted once its table of 2**`tt_bits` entries is allocated) or
+    `max_nodes` nodes. `search` deepens under the agent's options and a clock; a solve is
+    the least work an exact value needs, given up at a cap: what the reviews and the
+    regret oracle ask for. ValueError on an empty board (its value is 0, with no move)."""
+    if board.is_over:
+        raise ValueError("the board is empty: its value is 0 and it has no move")
+    from agent._core import Searcher
+
+    searcher = Searcher(board.core(), tt_bits=tt_bits)
+    start = time.process_time()
+    found = searcher.search(board.fruit, deadline=NO_DEADLINE if cpu is None else start + cpu, max_nodes=max_nodes or 0)
+    if not (found.completed and found.exact):
+        return None
+    assert found.move is not None  # an exact search of a board with fruit has a move
+    move = Move(*found.move)
+    depth = IterationInfo(board.fruit, found.value, move, True, found.nodes, time.process_time() - start, True)
+    hit_rate = found.tt_hits / found.tt_probes if found.tt_probes else 0.0
+    return SearchResult(move, found.value, board.fruit, True, found.nodes, (move,), (depth,), hit_rate)

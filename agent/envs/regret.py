@@ -22,11 +22,11 @@ This module needs no third-party library.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from agent.board import Board, Move
+from agent.engine import SearchResult, solve
 from agent.players import Player
 
 # Seconds of CPU an exact value may take before TimeoutError.
@@ -48,19 +48,15 @@ def perfect_move(board: Board, cpu: float = DEFAULT_CPU) -> Move:
     """A best move of `board` (one whose regret is 0), as the search to the end finds it."""
     if board.is_over:
         raise ValueError("the board is empty: there is no move to make")
-    cell = _solved(board, cpu).move
-    assert cell is not None  # an exact search of a board with fruit has a move
-    return Move(*cell)
+    return _solved(board, cpu).move
 
 
-def _solved(board: Board, cpu: float) -> Any:
-    """The core's search of `board` to the end of the game (an agent._core.DepthResult)."""
-    from agent._core import Searcher
-
-    result = Searcher(board.core(), tt_bits=TABLE_BITS).search(board.fruit, deadline=time.process_time() + cpu)
-    if not (result.completed and result.exact):
+def _solved(board: Board, cpu: float) -> SearchResult[Move]:
+    """agent.engine.solve's result for `board`; TimeoutError past `cpu` seconds of CPU."""
+    solved = solve(board, cpu=cpu, tt_bits=TABLE_BITS)
+    if solved is None:
         raise TimeoutError(f"no exact value within {cpu:g} s of CPU for the {board.size}x{board.size} board {board}")
-    return result
+    return solved
 
 
 class PerfectPlayer:

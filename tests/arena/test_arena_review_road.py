@@ -1,7 +1,7 @@
 """One road from a record to the search: the reviews (agent/arena/review) and the page's
 library module walk a record on the library's Board and reach the search through
-review/searches.py alone, which goes through agent.engine (the agent's search) and the
-Board's core (the exact solve, which agent.engine does not offer: see its docstring)."""
+review/searches.py alone, which goes through the library's agent.engine (search and
+solve) and nothing below it."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_the_reviews_reach_the_search_through_searches_alone():
     for name, path in modules.items():
         if name != ROAD:
             assert not imported(path) & SEARCH_MODULES, name
-    assert imported(modules[ROAD]) & SEARCH_MODULES == {"agent.engine", "agent._core"}
+    assert imported(modules[ROAD]) & SEARCH_MODULES == {"agent.engine"}
     page = imported(os.path.join(PROJECT_ROOT, "agent", "web", "library.py"))
     assert not page & SEARCH_MODULES and ROAD in page
 

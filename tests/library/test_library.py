@@ -158,6 +158,27 @@ def test_search_to_the_end_is_the_exact_solution():
             board, _ = board.play(move)
 
 
+def test_a_solve_is_the_exact_solution_and_gives_up_at_its_caps():
+    """agent.engine.solve, the reviews' and the regret oracle's search to the end, against
+    the rules' plain negamax (the oracle); None past a cap, ValueError on an empty board."""
+    from agent.engine import solve
+
+    rng = random.Random(5)
+    for _ in range(20):
+        grid = random_grid(rng, rng.randint(2, 4), rng.randint(2, 3))
+        if not any(cell != "*" for row in grid for cell in row):
+            continue
+        solved = solve(Board(grid))
+        assert solved is not None and solved.exact and solved.value == rules.negamax_value(grid, 99)
+        after, points = Board(grid).play(solved.move)  # its move reaches that value
+        assert points - (0 if after.is_over else rules.negamax_value(after.rows, 99)) == solved.value
+        assert solved.pv == (solved.move,) and solved.iterations[0].nodes == solved.nodes
+    assert solve(Board.random(1, 8, 4), max_nodes=50) is None
+    assert solve(Board.random(1, 26, 9), cpu=1e-9) is None
+    with pytest.raises(ValueError, match="empty"):
+        solve(Board(["**", "**"]))
+
+
 def test_limits():
     board = Board.random(4, 12, 4)
     by_nodes = search(board, Limit(nodes=5000))
