@@ -23,7 +23,37 @@ __all__ = [
     "is_regular_file",
     "file_kind",
     "open_regular_file",
+    "LineProgress",
 ]
+
+
+class LineProgress:
+    """`PREFIX: 5 of 40 positions` on one line of a terminal's stream (stderr), rewritten as
+    the work goes on; nothing where the stream is a file or a pipe."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.enabled = stream.isatty()
+        self.shown = False
+
+    def reporter(self, prefix: str, noun: str = "position"):
+        """`show(done, total)` for one piece of work, counted in `noun`s; None where
+        nothing is shown."""
+        if not self.enabled:
+            return None
+
+        def show(done: int, total: int) -> None:
+            self.stream.write(f"\r\x1b[K{prefix}: {done} of {plural(total, noun)}")
+            self.stream.flush()
+            self.shown = True
+
+        return show
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
 
 
 UTF8_BOM = b"\xef\xbb\xbf"

@@ -10,8 +10,7 @@ import textwrap
 
 from rich.cells import cell_len, chop_cells
 
-from agent.arena.terminal.progress import LineProgress
-from agent.cli_support import interrupted, number, plural, printable
+from agent.cli_support import LineProgress, interrupted, number, plural, printable
 
 PROGRAM = "fruit-rage bench"
 WIDTH = 80

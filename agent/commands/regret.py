@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from agent.arena.terminal.progress import LineProgress
-from agent.cli_support import interrupted, printable
+from agent.cli_support import LineProgress, interrupted, printable
 from agent.commands.options import board_size, clock_seconds, fruit_types, positive_int
 
 PROGRAM = "fruit-rage regret"

@@ -17,7 +17,7 @@ from paths import PROJECT_ROOT
 
 from agent.arena.records.reading import read_records
 from agent.arena.review.analysis import LABELS
-from agent.arena.terminal.progress import LineProgress
+from agent.cli_support import LineProgress
 
 NODES = "20000"  # a small budget: quick, and enough to tell the moves apart
 MOVE_LINE = re.compile(r"^ *(\d+)  ([AB]) +(\S+) +(\d+)  (\S+) +([-+]\d+)[* ] +([-+]\d+)[* ] +(\d+)  (\w+)$")

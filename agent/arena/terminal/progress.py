@@ -1,6 +1,7 @@
 """Progress at the terminal, on stderr: `GamesProgress`, the games of a match or of a review
-of recorded ones (tallies, elapsed time, ETA; one line per game in a log), and
-`LineProgress`, the positions of one piece of work (`bench`, `regret`; nothing in a log)."""
+of recorded ones (tallies, elapsed time, ETA; one line per game in a log). The positions
+of one piece of work (`bench`, `regret`) have agent.cli_support.LineProgress, which needs
+none of the tables this module loads."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sys
 import time
 
 from agent.arena.terminal.tables import clock_time, crop, terminal_width
-from agent.cli_support import plural, printable
+from agent.cli_support import printable
 
 
 class GamesProgress:
@@ -101,32 +102,3 @@ def review_progress(games: int) -> GamesProgress:
     whatever --jobs is)."""
     terminal = sys.stderr is not None and sys.stderr.isatty()
     return GamesProgress(games, sys.stderr if terminal else None, sides=False)
-
-
-class LineProgress:
-    """`PREFIX: 5 of 40 positions` on one line of a terminal's stream (stderr), rewritten as
-    the work goes on; nothing where the stream is a file or a pipe."""
-
-    def __init__(self, stream):
-        self.stream = stream
-        self.enabled = stream.isatty()
-        self.shown = False
-
-    def reporter(self, prefix: str, noun: str = "position"):
-        """`show(done, total)` for one piece of work, counted in `noun`s; None where
-        nothing is shown."""
-        if not self.enabled:
-            return None
-
-        def show(done: int, total: int) -> None:
-            self.stream.write(f"\r\x1b[K{prefix}: {done} of {plural(total, noun)}")
-            self.stream.flush()
-            self.shown = True
-
-        return show
-
-    def clear(self) -> None:
-        if self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self.shown = False
