@@ -154,8 +154,9 @@ def _sequential_test(args) -> EloSprt | MarginSprt | None:
         )
     except ValueError as error:
         raise _Refused(str(error)) from None
-    if odd_paired_games(args):
-        raise _Refused(odd_paired_games(args))
+    odd = odd_paired_games(args)
+    if odd:
+        raise _Refused(odd)
     if args.seed is not None and not -SEED_LIMIT < args.seed < SEED_LIMIT:
         raise _Refused(f"--seed must have at most 18 digits (got {len(str(abs(args.seed)))})")
     return test

@@ -78,8 +78,9 @@ def run(args) -> int:
     if len(args.agents) < 2:
         print("fruit-rage tournament: give at least two agents", file=sys.stderr)
         return 2
-    if odd_paired_games(args):
-        print(f"fruit-rage tournament: {odd_paired_games(args)}", file=sys.stderr)
+    odd = odd_paired_games(args)
+    if odd:
+        print(f"fruit-rage tournament: {odd}", file=sys.stderr)
         return 2
     try:
         specs, positions, _ = prepare(args, args.agents)
